@@ -1,0 +1,94 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// One settings list for every target: Swift 6 mode with the upcoming features we rely on.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "timerboard",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "timerboard", targets: ["timerboard"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", exact: "2.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
+    ],
+    targets: [
+        // The domain: pure value types, no I/O, no framework.
+        .target(name: "BoardCore", swiftSettings: swiftSettings),
+        // The wire: messages, JSON codec, error codes.
+        .target(name: "BoardProtocol", dependencies: ["BoardCore"], swiftSettings: swiftSettings),
+        // Durable storage: the BoardStore protocol and its SQLite implementation.
+        .target(
+            name: "BoardStore",
+            dependencies: [
+                "BoardCore",
+                "BoardProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The server: HTTP routes, WebSocket sessions, board rooms.
+        .target(
+            name: "TimerBoardServer",
+            dependencies: [
+                "BoardCore",
+                "BoardProtocol",
+                "BoardStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The executable only wires configuration to the server.
+        .executableTarget(
+            name: "timerboard",
+            dependencies: [
+                "TimerBoardServer",
+                "BoardProtocol",
+                "BoardCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BoardCoreTests",
+            dependencies: [
+                "BoardCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BoardProtocolTests",
+            dependencies: ["BoardProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BoardStoreTests",
+            dependencies: ["BoardStore", "BoardCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TimerBoardServerTests",
+            dependencies: [
+                "TimerBoardServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

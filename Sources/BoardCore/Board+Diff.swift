@@ -1,0 +1,59 @@
+/// The changes that turn `old` into `new`, in the same vocabulary as an edit's changeset.
+///
+/// `apply(diff(a, b), to: a) == b` for every pair of valid boards; equal boards give no change.
+public func diff(_ old: Board, _ new: Board) -> [Change] {
+    let sectionIDs = Set(old.sections.keys).union(new.sections.keys).sorted()
+    let timerIDs = Set(old.timers.keys).union(new.timers.keys).sorted()
+    return Board.changes(
+        sectionIDs: sectionIDs,
+        timerIDs: timerIDs,
+        oldSection: { old.sections[$0] },
+        newSection: { new.sections[$0] },
+        oldTimer: { old.timers[$0] },
+        newTimer: { new.timers[$0] }
+    )
+}
+
+extension Board {
+    /// Compares each id's entity before and after, and orders the changes so that applying
+    /// them one by one is always valid:
+    /// timer deletes, section inserts, section updates, timer updates, section deletes, timer inserts.
+    /// (A timer leaves a section before the section goes; a section exists before a timer enters
+    /// it; an id freed by a delete is free before an insert of the other kind reuses it.)
+    static func changes(
+        sectionIDs: some Sequence<EntityID>,
+        timerIDs: some Sequence<EntityID>,
+        oldSection: (EntityID) -> Section?,
+        newSection: (EntityID) -> Section?,
+        oldTimer: (EntityID) -> BoardTimer?,
+        newTimer: (EntityID) -> BoardTimer?
+    ) -> [Change] {
+        var sectionInserts: [Change] = []
+        var sectionUpdates: [Change] = []
+        var sectionDeletes: [Change] = []
+        for id in sectionIDs {
+            switch (oldSection(id), newSection(id)) {
+            case (nil, let new?): sectionInserts.append(.insertSection(new))
+            case (_?, nil): sectionDeletes.append(.deleteSection(id))
+            case (let old?, let new?):
+                let patch = SectionPatch(from: old, to: new)
+                if !patch.isEmpty { sectionUpdates.append(.updateSection(id, patch)) }
+            case (nil, nil): break
+            }
+        }
+        var timerInserts: [Change] = []
+        var timerUpdates: [Change] = []
+        var timerDeletes: [Change] = []
+        for id in timerIDs {
+            switch (oldTimer(id), newTimer(id)) {
+            case (nil, let new?): timerInserts.append(.insertTimer(new))
+            case (_?, nil): timerDeletes.append(.deleteTimer(id))
+            case (let old?, let new?):
+                let patch = TimerPatch(from: old, to: new)
+                if !patch.isEmpty { timerUpdates.append(.updateTimer(id, patch)) }
+            case (nil, nil): break
+            }
+        }
+        return timerDeletes + sectionInserts + sectionUpdates + timerUpdates + sectionDeletes + timerInserts
+    }
+}

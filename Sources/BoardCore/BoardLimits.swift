@@ -1,0 +1,19 @@
+/// The bounds every edit is validated against. The server's configuration sets them;
+/// the defaults are documented in the README's configuration table.
+public struct BoardLimits: Hashable, Sendable {
+    /// Longest title, in characters (grapheme clusters, what a person counts).
+    public var maxTitleLength: Int
+    public var maxMinutes: Int
+    public var maxSections: Int
+    public var maxTimers: Int
+
+    public init(maxTitleLength: Int = 200, maxMinutes: Int = 999, maxSections: Int = 1_000, maxTimers: Int = 10_000) {
+        self.maxTitleLength = maxTitleLength
+        self.maxMinutes = maxMinutes
+        self.maxSections = maxSections
+        self.maxTimers = maxTimers
+    }
+
+    /// Seconds are a clock face: 0 to 59.
+    public static let maxSeconds = 59
+}

@@ -1,0 +1,33 @@
+/// Where an added or moved item goes among its siblings.
+public enum Position: Hashable, Sendable {
+    case first
+    case last
+    case before(EntityID)
+    case after(EntityID)
+}
+
+/// An edit a client asks for. The board validates it against its current state and turns it
+/// into changes; an operation never names an index or an order key, only ids and positions.
+public enum BoardOperation: Hashable, Sendable {
+    case addSection(id: EntityID, title: String, isExpanded: Bool, position: Position)
+    /// Sets the given fields; nil leaves a field as it is.
+    case updateSection(id: EntityID, title: String?, isExpanded: Bool?)
+    case moveSection(id: EntityID, position: Position)
+    /// Deletes the section and every timer in it.
+    case deleteSection(id: EntityID)
+    case addTimer(id: EntityID, sectionID: EntityID, title: String, minutes: Int, seconds: Int, position: Position)
+    /// Sets the given fields; nil leaves a field as it is.
+    case updateTimer(id: EntityID, title: String?, minutes: Int?, seconds: Int?)
+    /// Moves within the timer's section, or into `sectionID` when given.
+    case moveTimer(id: EntityID, sectionID: EntityID?, position: Position)
+    case deleteTimer(id: EntityID)
+
+    /// The entity the operation is about.
+    public var entityID: EntityID {
+        switch self {
+        case .addSection(let id, _, _, _), .updateSection(let id, _, _), .moveSection(let id, _), .deleteSection(let id),
+            .addTimer(let id, _, _, _, _, _), .updateTimer(let id, _, _, _), .moveTimer(let id, _, _), .deleteTimer(let id):
+            id
+        }
+    }
+}

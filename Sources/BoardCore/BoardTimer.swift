@@ -1,0 +1,76 @@
+/// A timer inside a section. Named `BoardTimer` so it never clashes with Foundation's `Timer`;
+/// on the wire it is a "timer".
+public struct BoardTimer: Hashable, Sendable, Codable {
+    public let id: EntityID
+    public var sectionID: EntityID
+    public var title: String
+    public var minutes: Int
+    public var seconds: Int
+    /// Milliseconds since 1970 by the server's clock, set once when the timer is added.
+    public let createdDate: Int64
+    public var order: OrderKey
+
+    public init(
+        id: EntityID,
+        sectionID: EntityID,
+        title: String,
+        minutes: Int,
+        seconds: Int,
+        createdDate: Int64,
+        order: OrderKey
+    ) {
+        self.id = id
+        self.sectionID = sectionID
+        self.title = title
+        self.minutes = minutes
+        self.seconds = seconds
+        self.createdDate = createdDate
+        self.order = order
+    }
+}
+
+/// The fields of a timer that an update may carry; nil means unchanged.
+public struct TimerPatch: Hashable, Sendable {
+    public var sectionID: EntityID?
+    public var title: String?
+    public var minutes: Int?
+    public var seconds: Int?
+    public var order: OrderKey?
+
+    public init(
+        sectionID: EntityID? = nil,
+        title: String? = nil,
+        minutes: Int? = nil,
+        seconds: Int? = nil,
+        order: OrderKey? = nil
+    ) {
+        self.sectionID = sectionID
+        self.title = title
+        self.minutes = minutes
+        self.seconds = seconds
+        self.order = order
+    }
+
+    public var isEmpty: Bool { sectionID == nil && title == nil && minutes == nil && seconds == nil && order == nil }
+
+    /// The fields of `new` that differ from `old`.
+    public init(from old: BoardTimer, to new: BoardTimer) {
+        self.init(
+            sectionID: old.sectionID == new.sectionID ? nil : new.sectionID,
+            title: old.title == new.title ? nil : new.title,
+            minutes: old.minutes == new.minutes ? nil : new.minutes,
+            seconds: old.seconds == new.seconds ? nil : new.seconds,
+            order: old.order == new.order ? nil : new.order
+        )
+    }
+
+    public func applied(to timer: BoardTimer) -> BoardTimer {
+        var timer = timer
+        if let sectionID { timer.sectionID = sectionID }
+        if let title { timer.title = title }
+        if let minutes { timer.minutes = minutes }
+        if let seconds { timer.seconds = seconds }
+        if let order { timer.order = order }
+        return timer
+    }
+}

@@ -1,0 +1,49 @@
+/// A collapsible group of timers.
+public struct Section: Hashable, Sendable, Codable {
+    public let id: EntityID
+    public var title: String
+    public var isExpanded: Bool
+    /// Milliseconds since 1970 by the server's clock, set once when the section is added.
+    public let createdDate: Int64
+    public var order: OrderKey
+
+    public init(id: EntityID, title: String, isExpanded: Bool = true, createdDate: Int64, order: OrderKey) {
+        self.id = id
+        self.title = title
+        self.isExpanded = isExpanded
+        self.createdDate = createdDate
+        self.order = order
+    }
+}
+
+/// The fields of a section that an update may carry; nil means unchanged.
+public struct SectionPatch: Hashable, Sendable {
+    public var title: String?
+    public var isExpanded: Bool?
+    public var order: OrderKey?
+
+    public init(title: String? = nil, isExpanded: Bool? = nil, order: OrderKey? = nil) {
+        self.title = title
+        self.isExpanded = isExpanded
+        self.order = order
+    }
+
+    public var isEmpty: Bool { title == nil && isExpanded == nil && order == nil }
+
+    /// The fields of `new` that differ from `old`.
+    public init(from old: Section, to new: Section) {
+        self.init(
+            title: old.title == new.title ? nil : new.title,
+            isExpanded: old.isExpanded == new.isExpanded ? nil : new.isExpanded,
+            order: old.order == new.order ? nil : new.order
+        )
+    }
+
+    public func applied(to section: Section) -> Section {
+        var section = section
+        if let title { section.title = title }
+        if let isExpanded { section.isExpanded = isExpanded }
+        if let order { section.order = order }
+        return section
+    }
+}

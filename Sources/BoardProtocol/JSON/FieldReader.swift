@@ -1,0 +1,118 @@
+import BoardCore
+
+/// Reads the fields of one JSON object, turning every missing or mistyped field into a
+/// `ProtocolError` that names it (`ops[2].minutes must be a number`).
+struct FieldReader {
+    let fields: [String: JSONValue]
+    /// Where this object sits in the message, for error messages ("ops[2]"); empty at the top.
+    let path: String
+
+    init(_ value: JSONValue, path: String = "") throws(ProtocolError) {
+        guard case .object(let fields) = value else {
+            throw ProtocolError(.badMessage, "\(path.isEmpty ? "the message" : path) must be a JSON object")
+        }
+        self.fields = fields
+        self.path = path
+    }
+
+    func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The value, or nil when the key is absent or null.
+    func value(_ key: String) -> JSONValue? {
+        switch fields[key] {
+        case nil, .null?: nil
+        case let value?: value
+        }
+    }
+
+    private func missing(_ key: String) -> ProtocolError {
+        ProtocolError(.badMessage, "\(name(key)) is missing")
+    }
+
+    private func wrongType(_ key: String, _ expected: String, _ found: JSONValue) -> ProtocolError {
+        ProtocolError(.badMessage, "\(name(key)) must be \(expected), not \(found.typeName)")
+    }
+
+    func optionalString(_ key: String) throws(ProtocolError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else { throw wrongType(key, "a string", value) }
+        return text
+    }
+
+    func string(_ key: String) throws(ProtocolError) -> String {
+        guard let text = try optionalString(key) else { throw missing(key) }
+        return text
+    }
+
+    func optionalInt(_ key: String) throws(ProtocolError) -> Int64? {
+        guard let value = value(key) else { return nil }
+        switch value {
+        case .int(let int): return int
+        case .double(let double) where double == double.rounded() && abs(double) < 9e15: return Int64(double)
+        default: throw wrongType(key, "an integer", value)
+        }
+    }
+
+    func int(_ key: String) throws(ProtocolError) -> Int64 {
+        guard let int = try optionalInt(key) else { throw missing(key) }
+        return int
+    }
+
+    func optionalNumber(_ key: String) throws(ProtocolError) -> Double? {
+        guard let value = value(key) else { return nil }
+        switch value {
+        case .int(let int): return Double(int)
+        case .double(let double): return double
+        default: throw wrongType(key, "a number", value)
+        }
+    }
+
+    func optionalBool(_ key: String) throws(ProtocolError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let bool) = value else { throw wrongType(key, "a boolean", value) }
+        return bool
+    }
+
+    func bool(_ key: String) throws(ProtocolError) -> Bool {
+        guard let bool = try optionalBool(key) else { throw missing(key) }
+        return bool
+    }
+
+    func optionalID(_ key: String) throws(ProtocolError) -> EntityID? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let id = EntityID(text) else {
+            throw ProtocolError(.invalidField, "\(name(key)) must be 1 to 64 characters of A-Z a-z 0-9 _ -")
+        }
+        return id
+    }
+
+    func id(_ key: String) throws(ProtocolError) -> EntityID {
+        guard let id = try optionalID(key) else { throw missing(key) }
+        return id
+    }
+
+    func orderKey(_ key: String) throws(ProtocolError) -> OrderKey {
+        guard let key = try optionalOrderKey(key) else { throw missing(key) }
+        return key
+    }
+
+    func optionalOrderKey(_ key: String) throws(ProtocolError) -> OrderKey? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let order = OrderKey(text) else { throw ProtocolError(.invalidField, "\(name(key)) is not a valid order key") }
+        return order
+    }
+
+    /// An integer field that must fit in `Int` (minutes, seconds); range checks are the board's.
+    func optionalSmallInt(_ key: String) throws(ProtocolError) -> Int? {
+        guard let value = try optionalInt(key) else { return nil }
+        guard let small = Int(exactly: value), abs(small) <= 1_000_000_000 else {
+            throw ProtocolError(.invalidField, "\(name(key)) is out of range")
+        }
+        return small
+    }
+
+    func smallInt(_ key: String) throws(ProtocolError) -> Int {
+        guard let value = try optionalSmallInt(key) else { throw missing(key) }
+        return value
+    }
+}

@@ -1,0 +1,122 @@
+import BoardCore
+import Foundation
+
+extension ClientMessage {
+    /// Reads one client message, enforcing the message limits.
+    ///
+    /// Every failure is a `ProtocolError` with its wire code; when the message is an edit whose
+    /// `opId` could be read, the error carries it, so the client gets a `reject` for that edit.
+    public static func decode(_ data: Data, limits: ProtocolLimits) throws(ProtocolError) -> ClientMessage {
+        // An oversized message is still read when it can be, only to find the opId to reject.
+        let tooLarge = data.count > limits.maxMessageBytes
+        let tooLargeError = ProtocolError(.tooLarge, "the message is \(data.count) bytes; the limit is \(limits.maxMessageBytes)")
+        guard let json = JSONValue.parse(data), case .object = json else {
+            if tooLarge { throw tooLargeError }
+            throw ProtocolError(.badJSON, "the message is not a JSON object")
+        }
+        let reader = try FieldReader(json)
+        guard let type = try? reader.string("type") else {
+            if tooLarge { throw tooLargeError }
+            throw ProtocolError(.unknownType, "the message has no type")
+        }
+        switch type {
+        case MessageType.hello:
+            guard !tooLarge else { throw tooLargeError }
+            guard let version = try reader.optionalInt("protocol") else {
+                throw ProtocolError(.badMessage, "protocol is missing")
+            }
+            let clientID = try reader.string("clientId")
+            guard EntityID.isValid(clientID) else {
+                throw ProtocolError(.invalidField, "clientId must be 1 to 64 characters of A-Z a-z 0-9 _ -")
+            }
+            let name = try reader.optionalString("name")
+            if let name, name.count > 40 || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw ProtocolError(.invalidField, "name must be at most 40 characters, without control characters")
+            }
+            return .hello(Hello(protocolVersion: Int(clamping: version), clientID: clientID, name: name))
+        case MessageType.join:
+            guard !tooLarge else { throw tooLargeError }
+            let board = try reader.string("board")
+            let since = try reader.optionalInt("since")
+            if let since, since < 0 { throw ProtocolError(.invalidField, "since must not be negative") }
+            return .join(Join(board: board, since: since))
+        case MessageType.edit:
+            let opID = try reader.string("opId")
+            guard (1...64).contains(opID.utf8.count) else {
+                throw ProtocolError(.invalidField, "opId must be 1 to 64 bytes")
+            }
+            do throws(ProtocolError) {
+                guard !tooLarge else { throw tooLargeError }
+                return .edit(Edit(opID: opID, ops: try decodeOperations(reader, limits: limits)))
+            } catch {
+                var error = error
+                error.opID = opID
+                throw error
+            }
+        case MessageType.ping:
+            guard !tooLarge else { throw tooLargeError }
+            return .ping(t: try reader.optionalNumber("t") ?? 0)
+        case MessageType.leave:
+            guard !tooLarge else { throw tooLargeError }
+            return .leave
+        default:
+            if tooLarge { throw tooLargeError }
+            throw ProtocolError(.unknownType, "\"\(type)\" is not a message type")
+        }
+    }
+
+    private static func decodeOperations(_ reader: FieldReader, limits: ProtocolLimits) throws(ProtocolError) -> [BoardOperation] {
+        guard let value = reader.value("ops") else { throw ProtocolError(.badMessage, "ops is missing") }
+        guard case .array(let items) = value else {
+            throw ProtocolError(.badMessage, "ops must be an array, not \(value.typeName)")
+        }
+        guard !items.isEmpty else { throw ProtocolError(.badMessage, "ops must not be empty") }
+        guard items.count <= limits.maxOpsPerEdit else {
+            throw ProtocolError(.tooManyOps, "an edit has at most \(limits.maxOpsPerEdit) operations; this one has \(items.count)")
+        }
+        var operations: [BoardOperation] = []
+        operations.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            do throws(ProtocolError) {
+                operations.append(try BoardOperation(wire: item, path: "ops[\(index)]"))
+            } catch {
+                var error = error
+                error.opIndex = index
+                throw error
+            }
+        }
+        return operations
+    }
+
+    /// The message as JSON text, as a client sends it.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        switch self {
+        case .hello(let hello):
+            writer.field("type", MessageType.hello)
+            writer.field("protocol", hello.protocolVersion)
+            writer.field("clientId", hello.clientID)
+            if let name = hello.name { writer.field("name", name) }
+        case .join(let join):
+            writer.field("type", MessageType.join)
+            writer.field("board", join.board)
+            if let since = join.since { writer.field("since", since) }
+        case .edit(let edit):
+            writer.field("type", MessageType.edit)
+            writer.field("opId", edit.opID)
+            writer.key("ops")
+            writer.beginArray()
+            for operation in edit.ops { writer.operation(operation) }
+            writer.endArray()
+        case .ping(let t):
+            writer.field("type", MessageType.ping)
+            writer.key("t")
+            writer.double(t)
+        case .leave:
+            writer.field("type", MessageType.leave)
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+}

@@ -1,0 +1,61 @@
+import BoardCore
+
+/// Every message a client may send (docs/protocol.md, "Messages from the client").
+public enum ClientMessage: Hashable, Sendable {
+    case hello(Hello)
+    case join(Join)
+    case edit(Edit)
+    /// `t` is echoed back in the pong.
+    case ping(t: Double)
+    case leave
+
+    public struct Hello: Hashable, Sendable {
+        public var protocolVersion: Int
+        public var clientID: String
+        public var name: String?
+
+        public init(protocolVersion: Int = BoardProtocol.protocolVersion, clientID: String, name: String? = nil) {
+            self.protocolVersion = protocolVersion
+            self.clientID = clientID
+            self.name = name
+        }
+    }
+
+    public struct Join: Hashable, Sendable {
+        public var board: String
+        /// The last revision the client applied, to resume from.
+        public var since: Int64?
+
+        public init(board: String, since: Int64? = nil) {
+            self.board = board
+            self.since = since
+        }
+    }
+
+    public struct Edit: Hashable, Sendable {
+        public var opID: String
+        public var ops: [BoardOperation]
+
+        public init(opID: String, ops: [BoardOperation]) {
+            self.opID = opID
+            self.ops = ops
+        }
+    }
+}
+
+/// The message types' wire names.
+enum MessageType {
+    static let hello = "hello"
+    static let join = "join"
+    static let edit = "edit"
+    static let ping = "ping"
+    static let leave = "leave"
+    static let welcome = "welcome"
+    static let snapshot = "snapshot"
+    static let resume = "resume"
+    static let changes = "changes"
+    static let ack = "ack"
+    static let reject = "reject"
+    static let pong = "pong"
+    static let error = "error"
+}

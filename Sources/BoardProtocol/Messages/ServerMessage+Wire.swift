@@ -1,0 +1,149 @@
+import BoardCore
+import Foundation
+
+extension ServerMessage {
+    /// The message as compact JSON text. A changeset is encoded once and the same bytes go to
+    /// every subscriber.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        switch self {
+        case .welcome(let serverTime, let limits):
+            writer.field("type", MessageType.welcome)
+            writer.field("protocol", protocolVersion)
+            writer.field("serverTime", serverTime)
+            writer.key("limits")
+            writer.beginObject()
+            writer.field("maxMessageBytes", limits.maxMessageBytes)
+            writer.field("maxOpsPerEdit", limits.maxOpsPerEdit)
+            writer.field("maxTitleLength", limits.board.maxTitleLength)
+            writer.field("maxMinutes", limits.board.maxMinutes)
+            writer.field("maxSeconds", BoardLimits.maxSeconds)
+            writer.field("maxSections", limits.board.maxSections)
+            writer.field("maxTimers", limits.board.maxTimers)
+            writer.endObject()
+        case .snapshot(let snapshot):
+            writer.field("type", MessageType.snapshot)
+            writer.field("board", snapshot.board)
+            writer.field("rev", snapshot.revision)
+            writer.key("sections")
+            writer.beginArray()
+            for section in snapshot.content.orderedSections { writer.section(section) }
+            writer.endArray()
+            writer.key("timers")
+            writer.beginArray()
+            for timer in snapshot.content.orderedTimers { writer.timer(timer) }
+            writer.endArray()
+        case .resume(let board, let since, let revision):
+            writer.field("type", MessageType.resume)
+            writer.field("board", board)
+            writer.field("since", since)
+            writer.field("rev", revision)
+        case .changes(let changeset):
+            writer.field("type", MessageType.changes)
+            writer.field("rev", changeset.revision)
+            writer.key("changes")
+            writer.beginArray()
+            for change in changeset.changes { writer.change(change) }
+            writer.endArray()
+        case .ack(let opID, let revision, let duplicate):
+            writer.field("type", MessageType.ack)
+            writer.field("opId", opID)
+            writer.field("rev", revision)
+            if duplicate { writer.field("duplicate", true) }
+        case .reject(let reject):
+            writer.field("type", MessageType.reject)
+            writer.field("opId", reject.opID)
+            writer.field("code", reject.code.rawValue)
+            writer.field("message", reject.message)
+            if let opIndex = reject.opIndex { writer.field("op", opIndex) }
+            switch reject.current {
+            case .section(let section)?:
+                writer.key("current")
+                writer.section(section)
+            case .timer(let timer)?:
+                writer.key("current")
+                writer.timer(timer)
+            case nil: break
+            }
+        case .pong(let t, let serverTime):
+            writer.field("type", MessageType.pong)
+            writer.key("t")
+            writer.double(t)
+            writer.field("serverTime", serverTime)
+        case .error(let code, let message):
+            writer.field("type", MessageType.error)
+            writer.field("code", code.rawValue)
+            writer.field("message", message)
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// Reads a server message, as a client (the tests, the load generator) does.
+    public static func decode(_ data: Data) throws(ProtocolError) -> ServerMessage {
+        guard let json = JSONValue.parse(data) else { throw ProtocolError(.badJSON, "not JSON") }
+        let reader = try FieldReader(json)
+        let type = try reader.string("type")
+        switch type {
+        case MessageType.welcome:
+            let limitsReader = try FieldReader(reader.value("limits") ?? .null, path: "limits")
+            let board = BoardLimits(
+                maxTitleLength: try limitsReader.smallInt("maxTitleLength"),
+                maxMinutes: try limitsReader.smallInt("maxMinutes"),
+                maxSections: try limitsReader.smallInt("maxSections"),
+                maxTimers: try limitsReader.smallInt("maxTimers")
+            )
+            let limits = ProtocolLimits(
+                maxMessageBytes: try limitsReader.smallInt("maxMessageBytes"),
+                maxOpsPerEdit: try limitsReader.smallInt("maxOpsPerEdit"),
+                board: board
+            )
+            return .welcome(serverTime: try reader.int("serverTime"), limits: limits)
+        case MessageType.snapshot:
+            let content = try ChangeCoding.decodeBoard(reader)
+            return .snapshot(Snapshot(board: try reader.string("board"), revision: try reader.int("rev"), content: content))
+        case MessageType.resume:
+            return .resume(board: try reader.string("board"), since: try reader.int("since"), revision: try reader.int("rev"))
+        case MessageType.changes:
+            let changes = try ChangeCoding.array(reader, "changes").enumerated().map { (index, value) throws(ProtocolError) in
+                try Change(wire: value, path: "changes[\(index)]")
+            }
+            return .changes(Changeset(revision: try reader.int("rev"), changes: changes))
+        case MessageType.ack:
+            return .ack(
+                opID: try reader.string("opId"),
+                revision: try reader.int("rev"),
+                duplicate: try reader.optionalBool("duplicate") ?? false
+            )
+        case MessageType.reject:
+            var current: Entity?
+            if let value = reader.value("current") {
+                let entity = try FieldReader(value, path: "current")
+                current = entity.value("sectionID") == nil
+                    ? .section(try Section(wire: entity)) : .timer(try BoardTimer(wire: entity))
+            }
+            return .reject(
+                Reject(
+                    opID: try reader.string("opId"),
+                    code: try errorCode(reader),
+                    message: try reader.string("message"),
+                    opIndex: try reader.optionalSmallInt("op"),
+                    current: current
+                )
+            )
+        case MessageType.pong:
+            return .pong(t: try reader.optionalNumber("t") ?? 0, serverTime: try reader.int("serverTime"))
+        case MessageType.error:
+            return .error(code: try errorCode(reader), message: try reader.string("message"))
+        default:
+            throw ProtocolError(.unknownType, "\"\(type)\" is not a server message type")
+        }
+    }
+
+    private static func errorCode(_ reader: FieldReader) throws(ProtocolError) -> ErrorCode {
+        let text = try reader.string("code")
+        guard let code = ErrorCode(rawValue: text) else { throw ProtocolError(.badMessage, "unknown error code \(text)") }
+        return code
+    }
+}

@@ -1,0 +1,48 @@
+import BoardCore
+
+/// Every message the server sends (docs/protocol.md, "Messages from the server").
+public enum ServerMessage: Hashable, Sendable {
+    case welcome(serverTime: Int64, limits: ProtocolLimits)
+    case snapshot(Snapshot)
+    case resume(board: String, since: Int64, revision: Int64)
+    case changes(Changeset)
+    case ack(opID: String, revision: Int64, duplicate: Bool)
+    case reject(Reject)
+    case pong(t: Double, serverTime: Int64)
+    case error(code: ErrorCode, message: String)
+
+    public struct Snapshot: Hashable, Sendable {
+        public var board: String
+        public var revision: Int64
+        public var content: Board
+
+        public init(board: String, revision: Int64, content: Board) {
+            self.board = board
+            self.revision = revision
+            self.content = content
+        }
+    }
+
+    public struct Reject: Hashable, Sendable {
+        public var opID: String
+        public var code: ErrorCode
+        public var message: String
+        public var opIndex: Int?
+        /// The current state of the entity the failing operation named, when it exists.
+        public var current: Entity?
+
+        public init(opID: String, code: ErrorCode, message: String, opIndex: Int? = nil, current: Entity? = nil) {
+            self.opID = opID
+            self.code = code
+            self.message = message
+            self.opIndex = opIndex
+            self.current = current
+        }
+    }
+
+    /// A section or a timer, for a reject's `current`.
+    public enum Entity: Hashable, Sendable {
+        case section(Section)
+        case timer(BoardTimer)
+    }
+}

@@ -1,0 +1,81 @@
+import BoardCore
+
+// A change is a flat object: {"update":"section","id":"s1","title":"New"} (docs/protocol.md, "Changes").
+
+extension JSONWriter {
+    mutating func change(_ change: Change) {
+        beginObject()
+        switch change {
+        case .insertSection(let section):
+            field("insert", "section")
+            sectionFields(section)
+        case .updateSection(let id, let patch):
+            field("update", "section")
+            field("id", id.rawValue)
+            if let title = patch.title { field("title", title) }
+            if let isExpanded = patch.isExpanded { field("isExpanded", isExpanded) }
+            if let order = patch.order { field("order", order.rawValue) }
+        case .deleteSection(let id):
+            field("delete", "section")
+            field("id", id.rawValue)
+        case .insertTimer(let timer):
+            field("insert", "timer")
+            timerFields(timer)
+        case .updateTimer(let id, let patch):
+            field("update", "timer")
+            field("id", id.rawValue)
+            if let sectionID = patch.sectionID { field("sectionID", sectionID.rawValue) }
+            if let title = patch.title { field("title", title) }
+            if let minutes = patch.minutes { field("minutes", minutes) }
+            if let seconds = patch.seconds { field("seconds", seconds) }
+            if let order = patch.order { field("order", order.rawValue) }
+        case .deleteTimer(let id):
+            field("delete", "timer")
+            field("id", id.rawValue)
+        }
+        endObject()
+    }
+}
+
+extension Change {
+    init(wire value: JSONValue, path: String) throws(ProtocolError) {
+        let reader = try FieldReader(value, path: path)
+        if let kind = try reader.optionalString("insert") {
+            switch kind {
+            case "section": self = .insertSection(try Section(wire: reader))
+            case "timer": self = .insertTimer(try BoardTimer(wire: reader))
+            default: throw ProtocolError(.badMessage, "\(reader.name("insert")) must be section or timer")
+            }
+        } else if let kind = try reader.optionalString("update") {
+            let id = try reader.id("id")
+            switch kind {
+            case "section":
+                let patch = SectionPatch(
+                    title: try reader.optionalString("title"),
+                    isExpanded: try reader.optionalBool("isExpanded"),
+                    order: try reader.optionalOrderKey("order")
+                )
+                self = .updateSection(id, patch)
+            case "timer":
+                let patch = TimerPatch(
+                    sectionID: try reader.optionalID("sectionID"),
+                    title: try reader.optionalString("title"),
+                    minutes: try reader.optionalSmallInt("minutes"),
+                    seconds: try reader.optionalSmallInt("seconds"),
+                    order: try reader.optionalOrderKey("order")
+                )
+                self = .updateTimer(id, patch)
+            default: throw ProtocolError(.badMessage, "\(reader.name("update")) must be section or timer")
+            }
+        } else if let kind = try reader.optionalString("delete") {
+            let id = try reader.id("id")
+            switch kind {
+            case "section": self = .deleteSection(id)
+            case "timer": self = .deleteTimer(id)
+            default: throw ProtocolError(.badMessage, "\(reader.name("delete")) must be section or timer")
+            }
+        } else {
+            throw ProtocolError(.badMessage, "\(path) must have one of insert, update, delete")
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import BoardCore
+
+// An operation is {"op":"updateSection","id":"s1","title":"New"} (docs/protocol.md, "Operations").
+
+/// The operations' wire names.
+enum OperationName {
+    static let addSection = "addSection"
+    static let updateSection = "updateSection"
+    static let moveSection = "moveSection"
+    static let deleteSection = "deleteSection"
+    static let addTimer = "addTimer"
+    static let updateTimer = "updateTimer"
+    static let moveTimer = "moveTimer"
+    static let deleteTimer = "deleteTimer"
+}
+
+extension BoardOperation {
+    init(wire value: JSONValue, path: String) throws(ProtocolError) {
+        let reader = try FieldReader(value, path: path)
+        let name = try reader.string("op")
+        let id = try reader.id("id")
+        switch name {
+        case OperationName.addSection:
+            self = .addSection(
+                id: id,
+                title: try reader.string("title"),
+                isExpanded: try reader.optionalBool("isExpanded") ?? true,
+                position: try Position(wire: reader)
+            )
+        case OperationName.updateSection:
+            self = .updateSection(id: id, title: try reader.optionalString("title"), isExpanded: try reader.optionalBool("isExpanded"))
+        case OperationName.moveSection:
+            self = .moveSection(id: id, position: try Position(wire: reader))
+        case OperationName.deleteSection:
+            self = .deleteSection(id: id)
+        case OperationName.addTimer:
+            self = .addTimer(
+                id: id,
+                sectionID: try reader.id("sectionID"),
+                title: try reader.string("title"),
+                minutes: try reader.smallInt("minutes"),
+                seconds: try reader.smallInt("seconds"),
+                position: try Position(wire: reader)
+            )
+        case OperationName.updateTimer:
+            self = .updateTimer(
+                id: id,
+                title: try reader.optionalString("title"),
+                minutes: try reader.optionalSmallInt("minutes"),
+                seconds: try reader.optionalSmallInt("seconds")
+            )
+        case OperationName.moveTimer:
+            self = .moveTimer(id: id, sectionID: try reader.optionalID("sectionID"), position: try Position(wire: reader))
+        case OperationName.deleteTimer:
+            self = .deleteTimer(id: id)
+        default:
+            throw ProtocolError(.unknownOp, "\(reader.name("op")) \"\(name)\" is not an operation")
+        }
+    }
+}
+
+extension JSONWriter {
+    mutating func operation(_ operation: BoardOperation) {
+        beginObject()
+        switch operation {
+        case .addSection(let id, let title, let isExpanded, let position):
+            field("op", OperationName.addSection)
+            field("id", id.rawValue)
+            field("title", title)
+            field("isExpanded", isExpanded)
+            self.position(position)
+        case .updateSection(let id, let title, let isExpanded):
+            field("op", OperationName.updateSection)
+            field("id", id.rawValue)
+            if let title { field("title", title) }
+            if let isExpanded { field("isExpanded", isExpanded) }
+        case .moveSection(let id, let position):
+            field("op", OperationName.moveSection)
+            field("id", id.rawValue)
+            self.position(position)
+        case .deleteSection(let id):
+            field("op", OperationName.deleteSection)
+            field("id", id.rawValue)
+        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position):
+            field("op", OperationName.addTimer)
+            field("id", id.rawValue)
+            field("sectionID", sectionID.rawValue)
+            field("title", title)
+            field("minutes", minutes)
+            field("seconds", seconds)
+            self.position(position)
+        case .updateTimer(let id, let title, let minutes, let seconds):
+            field("op", OperationName.updateTimer)
+            field("id", id.rawValue)
+            if let title { field("title", title) }
+            if let minutes { field("minutes", minutes) }
+            if let seconds { field("seconds", seconds) }
+        case .moveTimer(let id, let sectionID, let position):
+            field("op", OperationName.moveTimer)
+            field("id", id.rawValue)
+            if let sectionID { field("sectionID", sectionID.rawValue) }
+            self.position(position)
+        case .deleteTimer(let id):
+            field("op", OperationName.deleteTimer)
+            field("id", id.rawValue)
+        }
+        endObject()
+    }
+
+    /// `"position":"first"`, `"last"`, `{"before":ID}` or `{"after":ID}`.
+    mutating func position(_ position: Position) {
+        key("position")
+        switch position {
+        case .first: string("first")
+        case .last: string("last")
+        case .before(let id):
+            beginObject()
+            field("before", id.rawValue)
+            endObject()
+        case .after(let id):
+            beginObject()
+            field("after", id.rawValue)
+            endObject()
+        }
+    }
+}
+
+extension Position {
+    /// Reads the optional `position` field of an operation; absent means first (newest on top).
+    init(wire reader: FieldReader) throws(ProtocolError) {
+        guard let value = reader.value("position") else {
+            self = .first
+            return
+        }
+        let name = reader.name("position")
+        let invalid = ProtocolError(.invalidField, "\(name) must be \"first\", \"last\", {\"before\":ID} or {\"after\":ID}")
+        switch value {
+        case .string("first"): self = .first
+        case .string("last"): self = .last
+        case .object(let fields) where fields.count == 1:
+            let anchor = try FieldReader(value, path: name)
+            if let before = try anchor.optionalID("before") {
+                self = .before(before)
+            } else if let after = try anchor.optionalID("after") {
+                self = .after(after)
+            } else {
+                throw invalid
+            }
+        default: throw invalid
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import BoardCore
+
+/// What a board is called and when it was made; listed on the start page.
+public struct BoardInfo: Hashable, Sendable {
+    public let id: String
+    public var title: String
+    public let createdDate: Int64
+
+    public init(id: String, title: String, createdDate: Int64) {
+        self.id = id
+        self.title = title
+        self.createdDate = createdDate
+    }
+}
+
+/// One accepted edit as the log keeps it.
+public struct StoredChangeset: Hashable, Sendable {
+    public let boardID: String
+    public let revision: Int64
+    public let changes: [Change]
+    /// Who made the edit, for idempotent resubmission; nil for changes the server made itself.
+    public let clientID: String?
+    public let opID: String?
+    /// Server time of the edit, epoch milliseconds.
+    public let time: Int64
+
+    public init(boardID: String, revision: Int64, changes: [Change], clientID: String?, opID: String?, time: Int64) {
+        self.boardID = boardID
+        self.revision = revision
+        self.changes = changes
+        self.clientID = clientID
+        self.opID = opID
+        self.time = time
+    }
+}
+
+/// A board as loaded from the store: its last acked state and the tail of its log.
+public struct StoredBoard: Hashable, Sendable {
+    public let info: BoardInfo
+    public let content: Board
+    public let revision: Int64
+    /// The retained changesets, oldest first, ending at `revision`: enough to resume clients
+    /// and to recognise resent edits.
+    public let recentChangesets: [StoredChangeset]
+
+    public init(info: BoardInfo, content: Board, revision: Int64, recentChangesets: [StoredChangeset]) {
+        self.info = info
+        self.content = content
+        self.revision = revision
+        self.recentChangesets = recentChangesets
+    }
+}
+
+/// Durable storage of boards: an op log per board plus periodic snapshots.
+///
+/// Every implementation must pass the contract suite in Tests/BoardStoreTests.
+public protocol BoardStore: Sendable {
+    /// Adds an empty board at revision 0. Throws `StoreError.duplicateBoard` if the id exists.
+    func createBoard(_ info: BoardInfo) async throws
+    /// Boards, newest first.
+    func boards(limit: Int) async throws -> [BoardInfo]
+    /// The board at its last appended revision, or nil when there is no such board.
+    func loadBoard(id: String) async throws -> StoredBoard?
+    /// Appends the next changesets of one board, in revision order, in one transaction; durable
+    /// when this returns. With `snapshot` (the board's content at the last of them), the snapshot
+    /// is stored too, and log entries no longer needed for replay or resume are pruned.
+    ///
+    /// Throws `StoreError.revisionConflict` unless the revisions continue the board's last one
+    /// by one: a revision is written once, ever.
+    func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws
+}
+
+/// Errors a store reports in terms of the domain.
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        case duplicateBoard
+        case boardNotFound
+        case revisionConflict
+        case corrupt
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

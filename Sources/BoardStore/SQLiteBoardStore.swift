@@ -1,0 +1,207 @@
+import BoardCore
+import BoardProtocol
+import Foundation
+import GRDB
+
+/// The default store: one SQLite file in WAL mode with `synchronous = FULL`, so an appended
+/// changeset survives a crash of the process and of the machine.
+///
+/// Appends that arrive while a transaction is being written wait and go into the next one
+/// together (group commit): durability costs one fsync per batch, not per edit.
+public actor SQLiteBoardStore: BoardStore {
+    private let pool: DatabasePool
+    /// How many changesets per board the log keeps beyond what replay needs, for resume.
+    private let retainedChangesets: Int64
+
+    private struct PendingAppend {
+        let changesets: [StoredChangeset]
+        let snapshot: Board?
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private var pending: [PendingAppend] = []
+    private var isWriting = false
+
+    /// Opens (creating when needed) the database at `path` and migrates it.
+    public init(path: String, retainedChangesets: Int = 1_000) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        self.retainedChangesets = Int64(retainedChangesets)
+        try Self.migrator.migrate(pool)
+    }
+
+    // Migrations are named and never edited once shipped.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: boards, changesets, snapshots") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE board (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        title TEXT NOT NULL,
+                        createdDate INTEGER NOT NULL,
+                        revision INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX board_createdDate ON board(createdDate);
+                    CREATE TABLE changeset (
+                        boardID TEXT NOT NULL REFERENCES board(id) ON DELETE CASCADE,
+                        revision INTEGER NOT NULL,
+                        changes TEXT NOT NULL,
+                        clientID TEXT,
+                        opID TEXT,
+                        time INTEGER NOT NULL,
+                        PRIMARY KEY (boardID, revision)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE snapshot (
+                        boardID TEXT PRIMARY KEY NOT NULL REFERENCES board(id) ON DELETE CASCADE,
+                        revision INTEGER NOT NULL,
+                        content TEXT NOT NULL
+                    );
+                    """
+            )
+        }
+        return migrator
+    }
+
+    // MARK: Boards
+
+    public nonisolated func createBoard(_ info: BoardInfo) async throws {
+        try await pool.write { db in
+            let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM board WHERE id = ?)", arguments: [info.id]) ?? false
+            guard !exists else { throw StoreError(.duplicateBoard, "board \(info.id) exists") }
+            try db.execute(
+                sql: "INSERT INTO board (id, title, createdDate, revision) VALUES (?, ?, ?, 0)",
+                arguments: [info.id, info.title, info.createdDate]
+            )
+        }
+    }
+
+    public nonisolated func boards(limit: Int) async throws -> [BoardInfo] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, title, createdDate FROM board ORDER BY createdDate DESC, id LIMIT ?", arguments: [limit])
+                .map { BoardInfo(id: $0["id"], title: $0["title"], createdDate: $0["createdDate"]) }
+        }
+    }
+
+    public nonisolated func loadBoard(id: String) async throws -> StoredBoard? {
+        let retained = retainedChangesets
+        return try await pool.read { db -> StoredBoard? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, title, createdDate, revision FROM board WHERE id = ?", arguments: [id])
+            else { return nil }
+            let info = BoardInfo(id: row["id"], title: row["title"], createdDate: row["createdDate"])
+            let revision: Int64 = row["revision"]
+
+            var content = Board()
+            var snapshotRevision: Int64 = 0
+            if let snapshot = try Row.fetchOne(db, sql: "SELECT revision, content FROM snapshot WHERE boardID = ?", arguments: [id]) {
+                snapshotRevision = snapshot["revision"]
+                content = try ChangeCoding.decodeBoard(Data((snapshot["content"] as String).utf8))
+            }
+            let firstNeeded = min(snapshotRevision, revision - retained) + 1
+            let log = try Row.fetchAll(
+                db,
+                sql: "SELECT revision, changes, clientID, opID, time FROM changeset WHERE boardID = ? AND revision >= ? ORDER BY revision",
+                arguments: [id, firstNeeded]
+            ).map { row in
+                StoredChangeset(
+                    boardID: id,
+                    revision: row["revision"],
+                    changes: try ChangeCoding.decodeChanges(Data((row["changes"] as String).utf8)),
+                    clientID: row["clientID"],
+                    opID: row["opID"],
+                    time: row["time"]
+                )
+            }
+            // Replay what came after the snapshot; the log must hold every one of those revisions.
+            let replay = log.filter { $0.revision > snapshotRevision }
+            let contiguous = replay.enumerated().allSatisfy { $1.revision == snapshotRevision + Int64($0) + 1 }
+            guard contiguous, replay.count == Int(revision - snapshotRevision) else {
+                throw StoreError(.corrupt, "board \(id): the log does not hold every revision after snapshot \(snapshotRevision)")
+            }
+            for changeset in replay {
+                content = try apply(changeset.changes, to: content)
+            }
+            return StoredBoard(
+                info: info,
+                content: content,
+                revision: revision,
+                recentChangesets: log.filter { $0.revision > revision - retained }
+            )
+        }
+    }
+
+    // MARK: Appends, with group commit
+
+    public func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws {
+        guard !changesets.isEmpty else { return }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            pending.append(PendingAppend(changesets: changesets, snapshot: snapshot, continuation: continuation))
+            if !isWriting {
+                isWriting = true
+                // One writer at a time drains the queue; it ends when the queue is empty,
+                // so there is no long-lived task to manage.
+                Task { await self.writePendingBatches() }
+            }
+        }
+    }
+
+    private func writePendingBatches() async {
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            let retained = retainedChangesets
+            do {
+                // Each board's entry gets a savepoint, so one failing board does not fail the others.
+                let results = try await pool.write { db in
+                    batch.map { entry -> Result<Void, any Error> in
+                        Result {
+                            try db.inSavepoint {
+                                for (index, changeset) in entry.changesets.enumerated() {
+                                    let isLast = index == entry.changesets.count - 1
+                                    try Self.insert(changeset, snapshot: isLast ? entry.snapshot : nil, retained: retained, db)
+                                }
+                                return .commit
+                            }
+                        }
+                    }
+                }
+                for (entry, result) in zip(batch, results) { entry.continuation.resume(with: result) }
+            } catch {
+                for entry in batch { entry.continuation.resume(throwing: error) }
+            }
+        }
+        isWriting = false
+    }
+
+    private static func insert(_ changeset: StoredChangeset, snapshot: Board?, retained: Int64, _ db: Database) throws {
+        let boardID = changeset.boardID
+        guard let current = try Int64.fetchOne(db, sql: "SELECT revision FROM board WHERE id = ?", arguments: [boardID]) else {
+            throw StoreError(.boardNotFound, "no board \(boardID)")
+        }
+        guard changeset.revision == current + 1 else {
+            throw StoreError(.revisionConflict, "board \(boardID) is at revision \(current); cannot write \(changeset.revision)")
+        }
+        try db.execute(
+            sql: "INSERT INTO changeset (boardID, revision, changes, clientID, opID, time) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                boardID, changeset.revision, String(decoding: ChangeCoding.encode(changeset.changes), as: UTF8.self),
+                changeset.clientID, changeset.opID, changeset.time,
+            ]
+        )
+        try db.execute(sql: "UPDATE board SET revision = ? WHERE id = ?", arguments: [changeset.revision, boardID])
+        if let snapshot {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO snapshot (boardID, revision, content) VALUES (?, ?, ?)",
+                arguments: [boardID, changeset.revision, String(decoding: ChangeCoding.encode(snapshot), as: UTF8.self)]
+            )
+            // The snapshot replaces the log up to here for replay; keep the tail for resume.
+            try db.execute(
+                sql: "DELETE FROM changeset WHERE boardID = ? AND revision <= ?",
+                arguments: [boardID, changeset.revision - retained]
+            )
+        }
+    }
+}

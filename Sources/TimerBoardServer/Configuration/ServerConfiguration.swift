@@ -1,0 +1,30 @@
+import BoardProtocol
+
+/// Every limit and tunable of the server, with its default. The README's configuration table
+/// lists each one with its command-line flag.
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    /// Where the SQLite database lives.
+    public var dataDirectory: String = "data"
+    /// The browser client's files.
+    public var webRoot: String = "web-static"
+    /// Message and board limits, announced to clients in `welcome`.
+    public var limits = ProtocolLimits()
+    /// Largest WebSocket frame accepted; a larger one closes the connection (1009). Messages
+    /// between `limits.maxMessageBytes` and this get a `too_large` answer instead.
+    public var maxFrameBytes: Int = 1 << 20
+    /// Messages queued for one connection before it counts as too slow and is disconnected.
+    public var outboundQueueLimit: Int = 1_024
+    /// Changesets per board kept for resume (in memory and in the store's log).
+    public var retainedChangesets: Int = 1_000
+    /// Remembered edit outcomes per client per board, for idempotent resubmission.
+    public var outcomesPerClient: Int = 1_000
+    /// A snapshot of a board is stored every this many revisions.
+    public var snapshotInterval: Int = 100
+
+    public init() {}
+
+    /// The SQLite file inside the data directory.
+    public var databasePath: String { dataDirectory + "/timerboard.sqlite" }
+}

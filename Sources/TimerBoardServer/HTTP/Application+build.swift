@@ -1,0 +1,65 @@
+import BoardStore
+import Foundation
+import BoardCore
+import BoardProtocol
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import Synchronization
+
+/// Builds the whole server: store, registry, HTTP routes, WebSocket route.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    clock: any ServerClock = SystemClock(),
+    logger: Logger = Logger(label: "timerboard")
+) throws -> some ApplicationProtocol {
+    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+    let store = try SQLiteBoardStore(path: configuration.databasePath, retainedChangesets: configuration.retainedChangesets)
+    let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
+
+    let router = buildRouter(configuration: configuration, registry: registry)
+    let webSocketRouter = buildWebSocketRouter(configuration: configuration, registry: registry, clock: clock, logger: logger)
+    return Application(
+        router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: webSocketRouter,
+            configuration: .init(ws: .init(maxFrameSize: configuration.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(30))))
+        ),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
+        logger: logger
+    )
+}
+
+func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry) -> Router<BasicRequestContext> {
+    let router = Router()
+    router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
+    router.get("/health") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+    }
+    // A board's link opens the same single page as the start page.
+    let indexPath = configuration.webRoot + "/index.html"
+    router.get("/b/:id") { _, _ -> Response in
+        guard let page = FileManager.default.contents(atPath: indexPath) else { throw HTTPError(.notFound) }
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: page)))
+    }
+    BoardsController(registry: registry, maxTitleLength: configuration.limits.board.maxTitleLength)
+        .addRoutes(to: router.group("api/boards"))
+    return router
+}
+
+func buildWebSocketRouter(
+    configuration: ServerConfiguration,
+    registry: BoardRegistry,
+    clock: any ServerClock,
+    logger: Logger
+) -> Router<BasicWebSocketRequestContext> {
+    let router = Router(context: BasicWebSocketRequestContext.self)
+    let connectionCounter = Atomic<Int>(0)
+    router.ws("/ws") { inbound, outbound, _ in
+        let connectionID = connectionCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        let session = ClientSession(
+            connectionID: connectionID, registry: registry, configuration: configuration, clock: clock, logger: logger)
+        try await session.run(inbound: inbound, writer: outbound)
+    }
+    return router
+}

@@ -1,0 +1,67 @@
+import BoardCore
+import BoardStore
+import Logging
+
+/// The live boards of this process: at most one room per board, loaded from the store on
+/// first use and dropped when nobody is on it.
+actor BoardRegistry {
+    private let store: any BoardStore
+    private let configuration: ServerConfiguration
+    private let clock: any ServerClock
+    private let logger: Logger
+    private var rooms: [String: BoardRoom] = [:]
+    /// Loads in flight, so that two clients joining a cold board share one load and one room.
+    private var loading: [String: Task<BoardRoom?, any Error>] = [:]
+
+    init(store: any BoardStore, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The board's room, loading it when needed; nil when there is no such board.
+    func room(for boardID: String) async throws -> BoardRoom? {
+        if let room = rooms[boardID], await !room.isClosed { return room }
+        if let load = loading[boardID] { return try await load.value }
+        let load = Task { [store, configuration, clock, logger] () -> BoardRoom? in
+            guard let stored = try await store.loadBoard(id: boardID) else { return nil }
+            return BoardRoom(stored: stored, store: store, configuration: configuration, clock: clock, logger: logger)
+        }
+        loading[boardID] = load
+        defer { loading[boardID] = nil }
+        let room = try await load.value
+        rooms[boardID] = room
+        return room
+    }
+
+    /// Drops the room when nobody is on it any more; its state is all in the store.
+    func releaseIfIdle(_ room: BoardRoom) async {
+        guard rooms[room.boardID] === room else { return }
+        if await room.closeIfIdle(), rooms[room.boardID] === room {
+            rooms[room.boardID] = nil
+        }
+    }
+
+    /// How many boards are in memory now.
+    var liveRoomCount: Int { rooms.count }
+
+    // MARK: Boards
+
+    func createBoard(title: String) async throws -> BoardInfo {
+        let info = BoardInfo(id: Self.newBoardID(), title: title, createdDate: clock.now())
+        try await store.createBoard(info)
+        return info
+    }
+
+    func boards(limit: Int) async throws -> [BoardInfo] {
+        try await store.boards(limit: limit)
+    }
+
+    /// 12 random characters of base 62: about 71 bits, unguessable enough to share as a link.
+    private static func newBoardID() -> String {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<12).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+}

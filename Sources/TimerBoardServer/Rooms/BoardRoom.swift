@@ -1,0 +1,259 @@
+import BoardCore
+import BoardProtocol
+import BoardStore
+import Logging
+import NIOCore
+
+/// The single owner of one live board.
+///
+/// Every edit is validated and applied here, one at a time, and gets the next revision. What
+/// the room sends goes through an outbox in revision order and leaves only once the revisions
+/// before it are durable: an ack always means "stored", a joining client's snapshot never shows
+/// an edit that a crash could still lose, and every subscriber sees every changeset once, in order.
+actor BoardRoom {
+    nonisolated let boardID: String
+    private var board: Board
+    /// The revision of `board`: the last applied edit.
+    private var revision: Int64
+    /// The last revision the store has made durable.
+    private var durableRevision: Int64
+    private var lastSnapshotRevision: Int64
+
+    private let store: any BoardStore
+    private let configuration: ServerConfiguration
+    private let clock: any ServerClock
+    private let logger: Logger
+
+    private var subscribers: [Int: Outbound] = [:]
+    private var recentChangesets: ChangesetLog
+    private var outcomes: OutcomeLog
+    /// Deliveries waiting for their revision to be durable, in revision order.
+    private var outbox: [(revision: Int64, delivery: Delivery)] = []
+    /// Accepted edits not yet handed to the store.
+    private var unsaved: [StoredChangeset] = []
+    private var isSaving = false
+    /// Set when the store failed or the room was unloaded; a closed room takes no more work.
+    private(set) var isClosed = false
+
+    private enum Delivery {
+        case broadcast(ByteBuffer)
+        case direct(Outbound, ByteBuffer)
+        /// Adds the subscriber, right after its snapshot or catch-up frames.
+        case subscribe(Outbound)
+    }
+
+    /// What a join did.
+    enum JoinResult: Sendable {
+        case joined
+        /// The room was unloaded meanwhile: ask the registry again.
+        case closed
+    }
+
+    init(stored: StoredBoard, store: any BoardStore, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger) {
+        boardID = stored.info.id
+        board = stored.content
+        revision = stored.revision
+        durableRevision = stored.revision
+        lastSnapshotRevision = stored.revision
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        var logger = logger
+        logger[metadataKey: "tb.board.id"] = .string(stored.info.id)
+        self.logger = logger
+
+        let first = stored.recentChangesets.first?.revision ?? stored.revision + 1
+        recentChangesets = ChangesetLog(capacity: configuration.retainedChangesets, nextRevision: first)
+        outcomes = OutcomeLog(limitPerClient: configuration.outcomesPerClient)
+        for changeset in stored.recentChangesets {
+            let frame = ByteBuffer(bytes: ServerMessage.changes(Changeset(revision: changeset.revision, changes: changeset.changes)).encoded())
+            recentChangesets.append(frame, revision: changeset.revision)
+            if let clientID = changeset.clientID, let opID = changeset.opID {
+                outcomes.record(.accepted(revision: changeset.revision), clientID: clientID, opID: opID)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The board and its revision, as the last durable state plus edits in flight.
+    func snapshot() -> ServerMessage.Snapshot {
+        ServerMessage.Snapshot(board: boardID, revision: revision, content: board)
+    }
+
+    /// True when nobody is subscribed and nothing is waiting to be stored or sent.
+    private var isIdle: Bool {
+        subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving
+    }
+
+    /// Closes the room if it is idle, so the registry can drop it. Returns whether it closed.
+    func closeIfIdle() -> Bool {
+        guard isIdle else { return false }
+        isClosed = true
+        return true
+    }
+
+    // MARK: Joining
+
+    /// Subscribes `outbound`: it receives a snapshot (or, with `since` still in the log, a
+    /// resume and the missed changesets), then every later changeset, with no gap or duplicate.
+    func join(_ outbound: Outbound, since: Int64?) -> JoinResult {
+        guard !isClosed else { return .closed }
+        if let since, since <= revision, let missed = recentChangesets.frames(after: since) {
+            enqueue(.direct(outbound, encode(.resume(board: boardID, since: since, revision: revision))))
+            for frame in missed { enqueue(.direct(outbound, frame)) }
+        } else {
+            enqueue(.direct(outbound, encode(.snapshot(snapshot()))))
+        }
+        enqueue(.subscribe(outbound))
+        deliverDurable()
+        return .joined
+    }
+
+    func leave(_ outbound: Outbound) {
+        subscribers[outbound.id] = nil
+        // A join still waiting in the outbox must not subscribe it later.
+        outbox.removeAll { entry in
+            switch entry.delivery {
+            case .subscribe(let queued), .direct(let queued, _): queued === outbound
+            case .broadcast: false
+            }
+        }
+    }
+
+    // MARK: Editing
+
+    /// Applies an edit from `clientID`, answering `outbound` with an ack or a reject.
+    func edit(_ edit: ClientMessage.Edit, clientID: String, from outbound: Outbound) async {
+        guard !isClosed else {
+            outbound.send(encode(.reject(.init(opID: edit.opID, code: .internal, message: "the board is reloading; send the edit again"))))
+            return
+        }
+        if let outcome = outcomes.outcome(clientID: clientID, opID: edit.opID) {
+            switch outcome {
+            case .accepted(let revision):
+                enqueue(.direct(outbound, encode(.ack(opID: edit.opID, revision: revision, duplicate: true))))
+            case .rejected(let frame):
+                enqueue(.direct(outbound, frame))
+            }
+            deliverDurable()
+            return
+        }
+
+        let now = clock.now()
+        let changes: [Change]
+        do {
+            changes = try board.apply(edit.ops, limits: configuration.limits.board, now: now)
+        } catch {
+            let frame = encode(.reject(reject(for: error, in: edit)))
+            outcomes.record(.rejected(frame), clientID: clientID, opID: edit.opID)
+            enqueue(.direct(outbound, frame))
+            deliverDurable()
+            return
+        }
+        guard !changes.isEmpty else {
+            // Nothing changed (the values were already there): acked at the current revision.
+            outcomes.record(.accepted(revision: revision), clientID: clientID, opID: edit.opID)
+            enqueue(.direct(outbound, encode(.ack(opID: edit.opID, revision: revision, duplicate: false))))
+            deliverDurable()
+            return
+        }
+
+        revision += 1
+        let frame = encode(.changes(Changeset(revision: revision, changes: changes)))
+        recentChangesets.append(frame, revision: revision)
+        outcomes.record(.accepted(revision: revision), clientID: clientID, opID: edit.opID)
+        enqueue(.broadcast(frame))
+        enqueue(.direct(outbound, encode(.ack(opID: edit.opID, revision: revision, duplicate: false))))
+        unsaved.append(
+            StoredChangeset(boardID: boardID, revision: revision, changes: changes, clientID: clientID, opID: edit.opID, time: now)
+        )
+        await saveUnsaved()
+    }
+
+    private func reject(for error: EditError, in edit: ClientMessage.Edit) -> ServerMessage.Reject {
+        let id = edit.ops[error.operationIndex].entityID
+        let current: ServerMessage.Entity? =
+            if let section = board.sections[id] { .section(section) } else if let timer = board.timers[id] { .timer(timer) } else { nil }
+        return ServerMessage.Reject(
+            opID: edit.opID,
+            code: ErrorCode(error.error.kind),
+            message: error.error.message,
+            opIndex: error.operationIndex,
+            current: current
+        )
+    }
+
+    // MARK: Durability
+
+    /// Hands every unsaved changeset to the store, one batch at a time. Edits that arrive while
+    /// a batch is being written wait for the next batch: group commit within the board, in
+    /// revision order, whatever order the callers' tasks run in.
+    private func saveUnsaved() async {
+        guard !isSaving else { return }
+        isSaving = true
+        defer { isSaving = false }
+        while !unsaved.isEmpty, !isClosed {
+            let batch = unsaved
+            unsaved = []
+            let last = batch[batch.count - 1].revision
+            // `board` is exactly the state at `last` here: nothing can apply between taking the
+            // batch and this line.
+            let snapshotDue = last - lastSnapshotRevision >= Int64(configuration.snapshotInterval)
+            do {
+                try await store.append(batch, snapshot: snapshotDue ? board : nil)
+            } catch {
+                fail(error)
+                return
+            }
+            if snapshotDue { lastSnapshotRevision = last }
+            durableRevision = last
+            deliverDurable()
+        }
+    }
+
+    /// The store failed: what is in memory is ahead of what is durable and must not be served.
+    /// Everyone is disconnected (clients reconnect and resume), nothing pending is acked, and
+    /// the registry loads the board again from the store on the next join.
+    private func fail(_ error: any Error) {
+        logger.error("store append failed; closing the board", metadata: ["tb.error": "\(error)"])
+        isClosed = true
+        outbox.removeAll()
+        unsaved.removeAll()
+        for subscriber in subscribers.values { subscriber.finish() }
+        subscribers.removeAll()
+    }
+
+    // MARK: Outbox
+
+    private func enqueue(_ delivery: Delivery) {
+        outbox.append((revision, delivery))
+    }
+
+    /// Sends, in order, everything whose revision is durable.
+    private func deliverDurable() {
+        var delivered = 0
+        for entry in outbox {
+            guard entry.revision <= durableRevision else { break }
+            delivered += 1
+            switch entry.delivery {
+            case .broadcast(let frame):
+                for subscriber in subscribers.values where !subscriber.send(frame) {
+                    subscribers[subscriber.id] = nil
+                    if subscriber.didOverflow {
+                        logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])
+                    }
+                }
+            case .direct(let outbound, let frame):
+                outbound.send(frame)
+            case .subscribe(let outbound):
+                subscribers[outbound.id] = outbound
+            }
+        }
+        outbox.removeFirst(delivered)
+    }
+
+    private nonisolated func encode(_ message: ServerMessage) -> ByteBuffer {
+        ByteBuffer(bytes: message.encoded())
+    }
+}

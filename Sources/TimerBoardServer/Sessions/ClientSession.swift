@@ -1,0 +1,140 @@
+import BoardCore
+import BoardProtocol
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// One WebSocket connection: reads client messages in order and answers them, while a second
+/// task writes the connection's outbound queue to the socket.
+struct ClientSession {
+    let registry: BoardRegistry
+    let configuration: ServerConfiguration
+    let clock: any ServerClock
+    let logger: Logger
+    let outbound: Outbound
+
+    /// What the connection has said so far.
+    private struct State {
+        var clientID: String?
+        var room: BoardRoom?
+    }
+
+    init(connectionID: Int, registry: BoardRegistry, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger) {
+        self.registry = registry
+        self.configuration = configuration
+        self.clock = clock
+        var logger = logger
+        logger[metadataKey: "tb.connection.id"] = .stringConvertible(connectionID)
+        self.logger = logger
+        outbound = Outbound(id: connectionID, capacity: configuration.outboundQueueLimit)
+    }
+
+    /// Runs until the client closes the connection or falls too far behind.
+    func run(inbound: WebSocketInboundStream, writer: WebSocketOutboundWriter) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await writeOutbound(to: writer) }
+            var state = State()
+            do {
+                for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
+                    await handle(message, state: &state)
+                }
+            } catch {
+                logger.debug("connection ended", metadata: ["tb.error": "\(error)"])
+            }
+            await leaveBoard(&state)
+            outbound.finish()
+            try await group.waitForAll()
+        }
+    }
+
+    /// Drains the outbound queue: one task per connection, so a slow socket only slows itself.
+    private func writeOutbound(to writer: WebSocketOutboundWriter) async throws {
+        for await frame in outbound.frames {
+            if outbound.didOverflow { break }
+            try await writer.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frame)))
+        }
+        if outbound.didOverflow {
+            logger.notice("closing a connection whose outbound queue is full")
+            try await writer.close(.policyViolation, reason: "too far behind; rejoin with since")
+        }
+    }
+
+    // MARK: Messages
+
+    private func handle(_ message: InboundMessage, state: inout State) async {
+        let data: Data
+        switch message {
+        case .text(let text): data = text
+        case .binary:
+            return send(.error(code: .badJSON, message: "send JSON in text frames, not binary ones"))
+        case .oversized(let byteCount):
+            return send(.error(code: .tooLarge, message: "the message is \(byteCount) bytes; the limit is \(configuration.limits.maxMessageBytes)"))
+        }
+        do {
+            let request = try ClientMessage.decode(data, limits: configuration.limits)
+            try await handle(request, state: &state)
+        } catch let error as ProtocolError {
+            if let opID = error.opID {
+                send(.reject(.init(opID: opID, code: error.code, message: error.message, opIndex: error.opIndex)))
+            } else {
+                send(.error(code: error.code, message: error.message))
+            }
+        } catch {
+            logger.error("request failed", metadata: ["tb.error": "\(error)"])
+            send(.error(code: .internal, message: "the server failed to handle the message"))
+        }
+    }
+
+    private func handle(_ request: ClientMessage, state: inout State) async throws {
+        if case .hello(let hello) = request {
+            guard hello.protocolVersion == protocolVersion else {
+                throw ProtocolError(.versionMismatch, "this server speaks protocol \(protocolVersion), not \(hello.protocolVersion)")
+            }
+            state.clientID = hello.clientID
+            return send(.welcome(serverTime: clock.now(), limits: configuration.limits))
+        }
+        guard let clientID = state.clientID else {
+            var error = ProtocolError(.helloRequired, "send hello first")
+            if case .edit(let edit) = request { error.opID = edit.opID }
+            throw error
+        }
+        switch request {
+        case .hello: break
+        case .join(let join):
+            await leaveBoard(&state)
+            state.room = try await joinBoard(join)
+        case .edit(let edit):
+            guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
+            await room.edit(edit, clientID: clientID, from: outbound)
+        case .ping(let t):
+            send(.pong(t: t, serverTime: clock.now()))
+        case .leave:
+            guard state.room != nil else { throw ProtocolError(.notJoined, "not on a board") }
+            await leaveBoard(&state)
+        }
+    }
+
+    private func joinBoard(_ join: ClientMessage.Join) async throws -> BoardRoom {
+        // A room can close between lookup and join (it went idle); the registry then loads anew.
+        for _ in 0..<3 {
+            guard let room = try await registry.room(for: join.board) else {
+                throw ProtocolError(.boardNotFound, "no board \(join.board)")
+            }
+            if case .joined = await room.join(outbound, since: join.since) { return room }
+        }
+        throw ProtocolError(.internal, "the board is reloading; join again")
+    }
+
+    private func leaveBoard(_ state: inout State) async {
+        guard let room = state.room else { return }
+        state.room = nil
+        await room.leave(outbound)
+        await registry.releaseIfIdle(room)
+    }
+
+    private func send(_ message: ServerMessage) {
+        outbound.send(ByteBuffer(bytes: message.encoded()))
+    }
+}

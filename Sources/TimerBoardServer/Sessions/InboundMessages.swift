@@ -1,0 +1,53 @@
+import Foundation
+import HummingbirdWebSocket
+import NIOCore
+
+/// One message read from a connection: its bytes, or why it cannot be read.
+enum InboundMessage {
+    case text(Data)
+    /// A binary message: the protocol is JSON text only.
+    case binary
+    /// Longer than the server reads at all; its bytes were discarded.
+    case oversized(byteCount: Int)
+}
+
+/// Assembles WebSocket frames into messages, keeping at most `maxBytes` of one message.
+///
+/// `WebSocketInboundStream.messages(maxSize:)` closes the connection on an oversized message;
+/// reading frames here instead lets the server answer `too_large` and keep the connection.
+struct InboundMessages: AsyncSequence {
+    let frames: WebSocketInboundStream
+    let maxBytes: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var frames: WebSocketInboundStream.AsyncIterator
+        let maxBytes: Int
+
+        mutating func next() async throws -> InboundMessage? {
+            var buffer = ByteBuffer()
+            var byteCount = 0
+            var isText = true
+            while let frame = try await frames.next() {
+                if frame.opcode != .continuation {
+                    buffer.clear()
+                    byteCount = 0
+                    isText = frame.opcode == .text
+                }
+                byteCount += frame.data.readableBytes
+                if byteCount <= maxBytes {
+                    var data = frame.data
+                    buffer.writeBuffer(&data)
+                }
+                guard frame.fin else { continue }
+                if !isText { return .binary }
+                if byteCount > maxBytes { return .oversized(byteCount: byteCount) }
+                return .text(Data(buffer.readableBytesView))
+            }
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(frames: frames.makeAsyncIterator(), maxBytes: maxBytes)
+    }
+}

@@ -51,6 +51,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A Swift client of the protocol, for tests, the load generator and scripts.
+        .target(
+            name: "TimerBoardClient",
+            dependencies: [
+                "BoardCore",
+                "BoardProtocol",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The executable only wires configuration to the server.
         .executableTarget(
             name: "timerboard",
@@ -84,9 +96,10 @@ let package = Package(
             name: "TimerBoardServerTests",
             dependencies: [
                 "TimerBoardServer",
+                "TimerBoardClient",
+                "BoardCore",
+                "BoardProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -99,7 +99,7 @@ private struct Edit {
 
         case .deleteSection(let id):
             guard board.sections[id] != nil else { throw .notFound(id, "section") }
-            for timer in board.timers.values where timer.sectionID == id {
+            for timer in board.orderedTimers(in: id) {
                 setTimer(timer.id, nil)
             }
             setSection(id, nil)

@@ -7,7 +7,7 @@ public struct BoardTimer: Hashable, Sendable, Codable {
     public var minutes: Int
     public var seconds: Int
     /// Milliseconds since 1970 by the server's clock, set once when the timer is added.
-    public let createdDate: Int64
+    public var createdDate: Int64
     public var order: OrderKey
 
     public init(
@@ -36,22 +36,28 @@ public struct TimerPatch: Hashable, Sendable {
     public var minutes: Int?
     public var seconds: Int?
     public var order: OrderKey?
+    /// Never changed by an edit; present only when `diff` compares two unrelated boards.
+    public var createdDate: Int64?
 
     public init(
         sectionID: EntityID? = nil,
         title: String? = nil,
         minutes: Int? = nil,
         seconds: Int? = nil,
-        order: OrderKey? = nil
+        order: OrderKey? = nil,
+        createdDate: Int64? = nil
     ) {
         self.sectionID = sectionID
         self.title = title
         self.minutes = minutes
         self.seconds = seconds
         self.order = order
+        self.createdDate = createdDate
     }
 
-    public var isEmpty: Bool { sectionID == nil && title == nil && minutes == nil && seconds == nil && order == nil }
+    public var isEmpty: Bool {
+        sectionID == nil && title == nil && minutes == nil && seconds == nil && order == nil && createdDate == nil
+    }
 
     /// The fields of `new` that differ from `old`.
     public init(from old: BoardTimer, to new: BoardTimer) {
@@ -60,7 +66,8 @@ public struct TimerPatch: Hashable, Sendable {
             title: old.title == new.title ? nil : new.title,
             minutes: old.minutes == new.minutes ? nil : new.minutes,
             seconds: old.seconds == new.seconds ? nil : new.seconds,
-            order: old.order == new.order ? nil : new.order
+            order: old.order == new.order ? nil : new.order,
+            createdDate: old.createdDate == new.createdDate ? nil : new.createdDate
         )
     }
 
@@ -71,6 +78,7 @@ public struct TimerPatch: Hashable, Sendable {
         if let minutes { timer.minutes = minutes }
         if let seconds { timer.seconds = seconds }
         if let order { timer.order = order }
+        if let createdDate { timer.createdDate = createdDate }
         return timer
     }
 }

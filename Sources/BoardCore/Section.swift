@@ -4,7 +4,7 @@ public struct Section: Hashable, Sendable, Codable {
     public var title: String
     public var isExpanded: Bool
     /// Milliseconds since 1970 by the server's clock, set once when the section is added.
-    public let createdDate: Int64
+    public var createdDate: Int64
     public var order: OrderKey
 
     public init(id: EntityID, title: String, isExpanded: Bool = true, createdDate: Int64, order: OrderKey) {
@@ -21,21 +21,25 @@ public struct SectionPatch: Hashable, Sendable {
     public var title: String?
     public var isExpanded: Bool?
     public var order: OrderKey?
+    /// Never changed by an edit; present only when `diff` compares two unrelated boards.
+    public var createdDate: Int64?
 
-    public init(title: String? = nil, isExpanded: Bool? = nil, order: OrderKey? = nil) {
+    public init(title: String? = nil, isExpanded: Bool? = nil, order: OrderKey? = nil, createdDate: Int64? = nil) {
         self.title = title
         self.isExpanded = isExpanded
         self.order = order
+        self.createdDate = createdDate
     }
 
-    public var isEmpty: Bool { title == nil && isExpanded == nil && order == nil }
+    public var isEmpty: Bool { title == nil && isExpanded == nil && order == nil && createdDate == nil }
 
     /// The fields of `new` that differ from `old`.
     public init(from old: Section, to new: Section) {
         self.init(
             title: old.title == new.title ? nil : new.title,
             isExpanded: old.isExpanded == new.isExpanded ? nil : new.isExpanded,
-            order: old.order == new.order ? nil : new.order
+            order: old.order == new.order ? nil : new.order,
+            createdDate: old.createdDate == new.createdDate ? nil : new.createdDate
         )
     }
 
@@ -44,6 +48,7 @@ public struct SectionPatch: Hashable, Sendable {
         if let title { section.title = title }
         if let isExpanded { section.isExpanded = isExpanded }
         if let order { section.order = order }
+        if let createdDate { section.createdDate = createdDate }
         return section
     }
 }

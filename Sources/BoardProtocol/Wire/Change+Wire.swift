@@ -15,6 +15,7 @@ extension JSONWriter {
             if let title = patch.title { field("title", title) }
             if let isExpanded = patch.isExpanded { field("isExpanded", isExpanded) }
             if let order = patch.order { field("order", order.rawValue) }
+            if let createdDate = patch.createdDate { field("createdDate", createdDate) }
         case .deleteSection(let id):
             field("delete", "section")
             field("id", id.rawValue)
@@ -29,6 +30,7 @@ extension JSONWriter {
             if let minutes = patch.minutes { field("minutes", minutes) }
             if let seconds = patch.seconds { field("seconds", seconds) }
             if let order = patch.order { field("order", order.rawValue) }
+            if let createdDate = patch.createdDate { field("createdDate", createdDate) }
         case .deleteTimer(let id):
             field("delete", "timer")
             field("id", id.rawValue)
@@ -53,7 +55,8 @@ extension Change {
                 let patch = SectionPatch(
                     title: try reader.optionalString("title"),
                     isExpanded: try reader.optionalBool("isExpanded"),
-                    order: try reader.optionalOrderKey("order")
+                    order: try reader.optionalOrderKey("order"),
+                    createdDate: try reader.optionalInt("createdDate")
                 )
                 self = .updateSection(id, patch)
             case "timer":
@@ -62,7 +65,8 @@ extension Change {
                     title: try reader.optionalString("title"),
                     minutes: try reader.optionalSmallInt("minutes"),
                     seconds: try reader.optionalSmallInt("seconds"),
-                    order: try reader.optionalOrderKey("order")
+                    order: try reader.optionalOrderKey("order"),
+                    createdDate: try reader.optionalInt("createdDate")
                 )
                 self = .updateTimer(id, patch)
             default: throw ProtocolError(.badMessage, "\(reader.name("update")) must be section or timer")

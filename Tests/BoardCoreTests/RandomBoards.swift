@@ -1,0 +1,55 @@
+import BoardCore
+
+/// SplitMix64: a small seeded generator, so a failing seed reproduces the same boards.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: Int) { state = UInt64(bitPattern: Int64(seed)) }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random but valid boards. Ids come from one small pool shared by sections and timers, so
+/// two boards often reuse an id for a different kind of entity: the hard case for diff.
+enum RandomBoards {
+    static let idPool: [EntityID] = (0..<14).map { EntityID("e\($0)")! }
+    static let titles = ["Prep", "Bake", "Eggs", "Tea", "Rest", "Stand-up", "Ünïcödé ✓", "a"]
+    static let orderKeys: [OrderKey] = ["1", "A", "V", "Vk", "c", "z", "zz"]
+
+    static func board(using rng: inout SeededGenerator) -> Board {
+        var ids = idPool.shuffled(using: &rng)
+        let sectionCount = Int.random(in: 0...4, using: &rng)
+        var board = Board()
+        for _ in 0..<sectionCount {
+            let id = ids.removeLast()
+            board.sections[id] = Section(
+                id: id,
+                title: titles.randomElement(using: &rng)!,
+                isExpanded: Bool.random(using: &rng),
+                createdDate: Int64.random(in: 0...3, using: &rng),
+                order: orderKeys.randomElement(using: &rng)!
+            )
+        }
+        guard !board.sections.isEmpty else { return board }
+        let sectionIDs = Array(board.sections.keys).sorted()
+        for _ in 0..<Int.random(in: 0...ids.count, using: &rng) {
+            let id = ids.removeLast()
+            board.timers[id] = BoardTimer(
+                id: id,
+                sectionID: sectionIDs.randomElement(using: &rng)!,
+                title: titles.randomElement(using: &rng)!,
+                minutes: Int.random(in: 0...3, using: &rng),
+                seconds: Int.random(in: 0...2, using: &rng),
+                createdDate: Int64.random(in: 0...3, using: &rng),
+                order: orderKeys.randomElement(using: &rng)!
+            )
+        }
+        return board
+    }
+}

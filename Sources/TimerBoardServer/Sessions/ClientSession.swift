@@ -103,8 +103,7 @@ struct ClientSession {
         switch request {
         case .hello: break
         case .join(let join):
-            await leaveBoard(&state)
-            state.room = try await joinBoard(join)
+            try await joinBoard(join, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
             await room.edit(edit, clientID: clientID, from: outbound)
@@ -116,13 +115,19 @@ struct ClientSession {
         }
     }
 
-    private func joinBoard(_ join: ClientMessage.Join) async throws -> BoardRoom {
+    /// Moves the connection to another board (or the same one, afresh). A join that fails
+    /// leaves the connection where it was.
+    private func joinBoard(_ join: ClientMessage.Join, state: inout State) async throws {
         // A room can close between lookup and join (it went idle); the registry then loads anew.
         for _ in 0..<3 {
             guard let room = try await registry.room(for: join.board) else {
                 throw ProtocolError(.boardNotFound, "no board \(join.board)")
             }
-            if case .joined = await room.join(outbound, since: join.since) { return room }
+            await leaveBoard(&state)
+            if case .joined = await room.join(outbound, since: join.since) {
+                state.room = room
+                return
+            }
         }
         throw ProtocolError(.internal, "the board is reloading; join again")
     }

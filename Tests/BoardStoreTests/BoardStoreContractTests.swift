@@ -1,0 +1,145 @@
+import BoardCore
+import BoardStore
+import Foundation
+import Testing
+
+/// How to open a store of one kind, twice on the same data (to test reopening).
+struct StoreKind: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Opens the store for `location` (a fresh folder per test).
+    let open: @Sendable (_ location: URL, _ retainedChangesets: Int) throws -> any BoardStore
+    var testDescription: String { name }
+
+    static let sqlite = StoreKind(name: "SQLite") { location, retained in
+        try SQLiteBoardStore(path: location.appendingPathComponent("boards.sqlite").path, retainedChangesets: retained)
+    }
+}
+
+/// Every store must pass this suite.
+@Suite struct BoardStoreContractTests {
+    static let kinds: [StoreKind] = [.sqlite]
+
+    static func freshLocation() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("timerboard-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func changeset(_ board: String, _ revision: Int64, _ changes: [Change], op: String? = nil) -> StoredChangeset {
+        StoredChangeset(boardID: board, revision: revision, changes: changes, clientID: op == nil ? nil : "c1", opID: op, time: 1_000 + revision)
+    }
+
+    static func addSection(_ id: String, order: OrderKey = "V") -> Change {
+        .insertSection(Section(id: EntityID(id)!, title: "Section \(id)", createdDate: 5, order: order))
+    }
+
+    @Test(arguments: kinds)
+    func aNewBoardIsEmptyAtRevisionZeroAndListedNewestFirst(_ kind: StoreKind) async throws {
+        let store = try kind.open(Self.freshLocation(), 1_000)
+        try await store.createBoard(BoardInfo(id: "old", title: "Old", createdDate: 1))
+        try await store.createBoard(BoardInfo(id: "new", title: "New", createdDate: 2))
+        let loaded = try #require(try await store.loadBoard(id: "new"))
+        #expect(loaded.revision == 0)
+        #expect(loaded.content == Board())
+        #expect(loaded.info == BoardInfo(id: "new", title: "New", createdDate: 2))
+        #expect(try await store.boards(limit: 10).map(\.id) == ["new", "old"])
+        #expect(try await store.loadBoard(id: "missing") == nil)
+        await #expect(throws: StoreError.self) { try await store.createBoard(BoardInfo(id: "new", title: "Again", createdDate: 3)) }
+    }
+
+    @Test(arguments: kinds)
+    func appendedChangesetsSurviveReopeningAndReplayToTheSameBoard(_ kind: StoreKind) async throws {
+        let location = try Self.freshLocation()
+        var expected = Board()
+        do {
+            let store = try kind.open(location, 1_000)
+            try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1))
+            var batch: [StoredChangeset] = []
+            for revision in Int64(1)...20 {
+                let change = revision == 1 ? Self.addSection("s") : .updateSection("s", SectionPatch(title: "Title \(revision)"))
+                try expected.apply(change)
+                batch.append(Self.changeset("b", revision, [change], op: "op\(revision)"))
+            }
+            try await store.append(Array(batch.prefix(5)), snapshot: nil)
+            try await store.append(Array(batch.dropFirst(5)), snapshot: nil)
+        }
+        let reopened = try kind.open(location, 1_000)
+        let loaded = try #require(try await reopened.loadBoard(id: "b"))
+        #expect(loaded.revision == 20)
+        #expect(loaded.content == expected)
+        #expect(loaded.recentChangesets.map(\.revision) == Array(1...20))
+        #expect(loaded.recentChangesets.last?.opID == "op20")
+        #expect(loaded.recentChangesets.last?.clientID == "c1")
+    }
+
+    @Test(arguments: kinds)
+    func aRevisionIsWrittenOnceAndNeverSkipped(_ kind: StoreKind) async throws {
+        let store = try kind.open(Self.freshLocation(), 1_000)
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1))
+        try await store.append([Self.changeset("b", 1, [Self.addSection("s")])], snapshot: nil)
+        await #expect {
+            try await store.append([Self.changeset("b", 1, [.updateSection("s", SectionPatch(title: "again"))])], snapshot: nil)
+        } throws: { ($0 as? StoreError)?.kind == .revisionConflict }
+        await #expect {
+            try await store.append([Self.changeset("b", 3, [.updateSection("s", SectionPatch(title: "gap"))])], snapshot: nil)
+        } throws: { ($0 as? StoreError)?.kind == .revisionConflict }
+        await #expect {
+            try await store.append([Self.changeset("nope", 1, [Self.addSection("s")])], snapshot: nil)
+        } throws: { ($0 as? StoreError)?.kind == .boardNotFound }
+        let loaded = try #require(try await store.loadBoard(id: "b"))
+        #expect(loaded.revision == 1)
+        #expect(loaded.content.sections["s"]?.title == "Section s")
+    }
+
+    @Test(arguments: kinds)
+    func snapshotsPruneTheLogButKeepTheResumeTail(_ kind: StoreKind) async throws {
+        let location = try Self.freshLocation()
+        let store = try kind.open(location, 5)
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1))
+        var board = Board()
+        for revision in Int64(1)...30 {
+            let change = revision == 1 ? Self.addSection("s") : .updateSection("s", SectionPatch(title: "Title \(revision)"))
+            try board.apply(change)
+            // A snapshot every 10 revisions, as a room would ask for.
+            try await store.append([Self.changeset("b", revision, [change])], snapshot: revision % 10 == 0 ? board : nil)
+        }
+        for revision in Int64(31)...33 {
+            let change = Change.updateSection("s", SectionPatch(isExpanded: revision % 2 == 0))
+            try board.apply(change)
+            try await store.append([Self.changeset("b", revision, [change])], snapshot: nil)
+        }
+        let loaded = try #require(try await kind.open(location, 5).loadBoard(id: "b"))
+        #expect(loaded.revision == 33)
+        #expect(loaded.content == board)
+        #expect(loaded.recentChangesets.map(\.revision) == Array(29...33))
+    }
+
+    @Test(arguments: kinds)
+    func concurrentAppendsToManyBoardsAreAllDurable(_ kind: StoreKind) async throws {
+        let location = try Self.freshLocation()
+        let store = try kind.open(location, 1_000)
+        let boardCount = 20
+        let revisions: Int64 = 25
+        for index in 0..<boardCount {
+            try await store.createBoard(BoardInfo(id: "b\(index)", title: "B", createdDate: Int64(index)))
+        }
+        // Each board appends in order from its own task, all boards at once: group commit mixes them.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<boardCount {
+                group.addTask {
+                    for revision in Int64(1)...revisions {
+                        let change = revision == 1 ? Self.addSection("s") : .updateSection("s", SectionPatch(title: "T\(revision)"))
+                        try await store.append([Self.changeset("b\(index)", revision, [change])], snapshot: nil)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let reopened = try kind.open(location, 1_000)
+        for index in 0..<boardCount {
+            let loaded = try #require(try await reopened.loadBoard(id: "b\(index)"))
+            #expect(loaded.revision == revisions)
+            #expect(loaded.content.sections["s"]?.title == "T\(revisions)")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import BoardCore
+import BoardProtocol
+import Foundation
+import TimerBoardClient
+
+/// A test client: a real WebSocket connection plus its replica of the board, which checks
+/// every changeset as it arrives (no gap, no duplicate, every change fits).
+final class Peer {
+    let clientID: String
+    let connection: BoardConnection
+    private(set) var replica = BoardReplica()
+    private var nextOpID = 0
+    /// Everything received, in order, for assertions.
+    private(set) var received: [ServerMessage] = []
+
+    init(url: String, clientID: String) async throws {
+        self.clientID = clientID
+        connection = BoardConnection(url: url)
+        connection.send(.hello(.init(clientID: clientID, name: "test \(clientID)")))
+        guard case .welcome = try await connection.receive() else { throw TestFailure("no welcome") }
+    }
+
+    /// The next message; board messages are applied to the replica.
+    func receive() async throws -> ServerMessage {
+        let message = try await connection.receive()
+        received.append(message)
+        try replica.apply(message)
+        return message
+    }
+
+    /// Joins and returns the snapshot.
+    @discardableResult
+    func join(_ board: String) async throws -> ServerMessage.Snapshot {
+        connection.send(.join(.init(board: board)))
+        guard case .snapshot(let snapshot) = try await receive() else { throw TestFailure("join did not answer with a snapshot") }
+        return snapshot
+    }
+
+    /// Sends an edit and reads until its ack or reject, applying what arrives meanwhile.
+    @discardableResult
+    func edit(_ ops: [BoardOperation], opID: String? = nil) async throws -> ServerMessage {
+        let opID = opID ?? nextID()
+        connection.send(.edit(.init(opID: opID, ops: ops)))
+        return try await outcome(of: opID)
+    }
+
+    func outcome(of opID: String) async throws -> ServerMessage {
+        while true {
+            let message = try await receive()
+            switch message {
+            case .ack(let id, _, _) where id == opID: return message
+            case .reject(let reject) where reject.opID == opID: return message
+            default: continue
+            }
+        }
+    }
+
+    /// Reads until the replica reaches `revision`.
+    func catchUp(to revision: Int64) async throws {
+        while replica.revision < revision { _ = try await receive() }
+    }
+
+    /// A round trip that proves everything sent before it has been read by the server.
+    func ping() async throws {
+        let t = Double(nextOpID)
+        connection.send(.ping(t: t))
+        while true {
+            if case .pong(let echoed, _) = try await receive(), echoed == t { return }
+        }
+    }
+
+    func nextID() -> String {
+        nextOpID += 1
+        return "\(clientID)-\(nextOpID)"
+    }
+
+    func close() async {
+        await connection.close()
+    }
+}

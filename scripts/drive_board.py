@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Drive a TimerBoard board: python3 drive.py [BOARD_ID] [--server http://127.0.0.1:8080]"""
+"""Drive a TimerBoard board: python3 drive_board.py [BOARD_ID] [--server http://127.0.0.1:8080] [--no-follow]"""
 import asyncio, json, sys, urllib.request, uuid
 import websockets
 
@@ -42,7 +42,7 @@ async def main():
                 if message.get("opId") == str(op_id):
                     break
 
-        while True:  # then every changeset anyone makes
+        while "--no-follow" not in sys.argv:  # then every changeset anyone makes
             print(await receive())
 
 asyncio.run(main())

@@ -25,6 +25,7 @@ extension ServerMessage {
         case .snapshot(let snapshot):
             writer.field("type", MessageType.snapshot)
             writer.field("board", snapshot.board)
+            writer.field("title", snapshot.title)
             writer.field("rev", snapshot.revision)
             writer.key("sections")
             writer.beginArray()
@@ -102,7 +103,9 @@ extension ServerMessage {
             return .welcome(serverTime: try reader.int("serverTime"), limits: limits)
         case MessageType.snapshot:
             let content = try ChangeCoding.decodeBoard(reader)
-            return .snapshot(Snapshot(board: try reader.string("board"), revision: try reader.int("rev"), content: content))
+            return .snapshot(
+                Snapshot(board: try reader.string("board"), title: try reader.string("title"), revision: try reader.int("rev"), content: content)
+            )
         case MessageType.resume:
             return .resume(board: try reader.string("board"), since: try reader.int("since"), revision: try reader.int("rev"))
         case MessageType.changes:

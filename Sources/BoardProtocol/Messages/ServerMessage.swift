@@ -13,11 +13,14 @@ public enum ServerMessage: Hashable, Sendable {
 
     public struct Snapshot: Hashable, Sendable {
         public var board: String
+        /// The board's name, as given when it was created.
+        public var title: String
         public var revision: Int64
         public var content: Board
 
-        public init(board: String, revision: Int64, content: Board) {
+        public init(board: String, title: String, revision: Int64, content: Board) {
             self.board = board
+            self.title = title
             self.revision = revision
             self.content = content
         }

@@ -12,6 +12,7 @@ import NIOCore
 /// an edit that a crash could still lose, and every subscriber sees every changeset once, in order.
 actor BoardRoom {
     nonisolated let boardID: String
+    private let title: String
     private var board: Board
     /// The revision of `board`: the last applied edit.
     private var revision: Int64
@@ -51,6 +52,7 @@ actor BoardRoom {
 
     init(stored: StoredBoard, store: any BoardStore, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger) {
         boardID = stored.info.id
+        title = stored.info.title
         board = stored.content
         revision = stored.revision
         durableRevision = stored.revision
@@ -78,7 +80,7 @@ actor BoardRoom {
 
     /// The board and its revision, as the last durable state plus edits in flight.
     func snapshot() -> ServerMessage.Snapshot {
-        ServerMessage.Snapshot(board: boardID, revision: revision, content: board)
+        ServerMessage.Snapshot(board: boardID, title: title, revision: revision, content: board)
     }
 
     /// True when nobody is subscribed and nothing is waiting to be stored or sent.

@@ -1,0 +1,100 @@
+"""Shared fixtures for the end-to-end tests: real TimerBoard server processes on loopback."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BINARY = ROOT / ".build" / "debug" / "timerboard"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServerProcess:
+    """One `timerboard serve` process; start it again on the same data folder to restart."""
+
+    def __init__(self, data_dir: Path, log_path: Path, extra_args=()):
+        self.data_dir = data_dir
+        self.log_path = log_path
+        self.extra_args = list(extra_args)
+        self.port = free_port()
+        self.process = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self):
+        assert BINARY.exists(), f"build first: {BINARY} is missing"
+        log = open(self.log_path, "a")
+        self.process = subprocess.Popen(
+            [str(BINARY), "serve", "--port", str(self.port), "--data-directory", str(self.data_dir),
+             "--web-root", str(ROOT / "web-static"), *self.extra_args],
+            stdout=log, stderr=subprocess.STDOUT)
+        # Wait for the server's own answer, not a fixed delay.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"server exited early; see {self.log_path}"
+            try:
+                with urllib.request.urlopen(self.http + "/health", timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.05)  # polling for the port to open; not ordering test events
+        raise TimeoutError("server did not answer /health within 30 s")
+
+    def kill(self):
+        """SIGKILL: no chance to flush or close anything."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def create_board(self, title="Test board") -> str:
+        request = urllib.request.Request(self.http + "/api/boards", data=json.dumps({"title": title}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(request) as response:
+            return json.load(response)["id"]
+
+    def snapshot(self, board: str) -> dict:
+        with urllib.request.urlopen(f"{self.http}/api/boards/{board}") as response:
+            return json.load(response)
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    servers = []
+
+    def make(extra_args=()):
+        server = ServerProcess(tmp_path / "data", tmp_path / f"server-{len(servers)}.log", extra_args)
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def server(server_factory):
+    return server_factory().start()

@@ -1,0 +1,29 @@
+"""The script in docs/protocol.md works against a real server, as a stranger would run it."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_documented_script_is_the_one_in_scripts():
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    documented = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
+    assert documented == (ROOT / "scripts" / "drive_board.py").read_text()
+
+
+def test_the_script_adds_a_section_and_a_timer_and_renames_the_section(server):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "drive_board.py"), "--server", server.http, "--no-follow"],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "'insert': 'section'" in out and "'title': 'Prep'" in out
+    assert "'insert': 'timer'" in out and "'minutes': 7" in out
+    assert "{'update': 'section'" in out and "'title': 'Mise en place'" in out
+    board = re.search(r"/b/([A-Za-z0-9]+)", out).group(1)
+    snapshot = server.snapshot(board)
+    assert [section["title"] for section in snapshot["sections"]] == ["Mise en place"]
+    assert [timer["title"] for timer in snapshot["timers"]] == ["Eggs"]
+    assert snapshot["rev"] == 3

@@ -1,0 +1,123 @@
+// @ts-check
+// Every wire name and every tunable of the browser client, in one place (docs/protocol.md is the
+// contract these names come from). Other modules never spell a wire key as a bare string.
+
+/** The protocol version this client speaks (`hello.protocol`). */
+export const PROTOCOL_VERSION = 1;
+
+/** Message types, both directions. */
+export const MSG = Object.freeze({
+  // client → server
+  hello: "hello",
+  join: "join",
+  edit: "edit",
+  ping: "ping",
+  leave: "leave",
+  // server → client
+  welcome: "welcome",
+  snapshot: "snapshot",
+  resume: "resume",
+  changes: "changes",
+  ack: "ack",
+  reject: "reject",
+  pong: "pong",
+  error: "error",
+});
+
+/** Operation names of an edit's `ops`. */
+export const OP = Object.freeze({
+  addSection: "addSection",
+  updateSection: "updateSection",
+  moveSection: "moveSection",
+  deleteSection: "deleteSection",
+  addTimer: "addTimer",
+  updateTimer: "updateTimer",
+  moveTimer: "moveTimer",
+  deleteTimer: "deleteTimer",
+});
+
+/** The key that names a change's action, and the entity kinds it applies to. */
+export const CHANGE = Object.freeze({ insert: "insert", update: "update", delete: "delete" });
+export const KIND = Object.freeze({ section: "section", timer: "timer" });
+
+/** Entity fields, as spelled on the wire. */
+export const FIELD = Object.freeze({
+  id: "id",
+  sectionID: "sectionID",
+  title: "title",
+  isExpanded: "isExpanded",
+  minutes: "minutes",
+  seconds: "seconds",
+  createdDate: "createdDate",
+  order: "order",
+  position: "position",
+});
+
+/** Fields a change may carry, per kind (inserts carry all of them, plus `id` and `createdDate`). */
+export const SECTION_FIELDS = Object.freeze([FIELD.title, FIELD.isExpanded, FIELD.order]);
+export const TIMER_FIELDS = Object.freeze([FIELD.sectionID, FIELD.title, FIELD.minutes, FIELD.seconds, FIELD.order]);
+
+/** Positions of an added or moved item among its siblings. */
+export const POSITION = Object.freeze({ first: "first", last: "last", before: "before", after: "after" });
+
+/** Error codes the client treats specially (the rest are shown as their message). */
+export const ERROR_CODE = Object.freeze({
+  boardNotFound: "board_not_found",
+  versionMismatch: "version_mismatch",
+  helloRequired: "hello_required",
+  notJoined: "not_joined",
+});
+
+/** Limits assumed until the server's `welcome` says otherwise (the protocol's defaults). */
+export const DEFAULT_LIMITS = Object.freeze({
+  maxMessageBytes: 65536,
+  maxOpsPerEdit: 100,
+  maxTitleLength: 200,
+  maxMinutes: 999,
+  maxSeconds: 59,
+  maxSections: 1000,
+  maxTimers: 10000,
+});
+
+/** Ids: 1 to 64 of these characters; ours are a kind prefix plus ID_RANDOM_LENGTH base62 chars. */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const ID_RANDOM_LENGTH = 12;
+export const ID_PREFIX = Object.freeze({ section: "s", timer: "t", client: "web-" });
+
+/** Order keys: digits in ASCII order, so byte order is sort order (docs/protocol.md, "Changes"). */
+export const ORDER_DIGITS = BASE62;
+
+/** Connection states shown by `#connection[data-state]`. */
+export const CONNECTION = Object.freeze({
+  connecting: "connecting",
+  live: "live",
+  reconnecting: "reconnecting",
+  offline: "offline",
+});
+
+// MARK: tunables
+
+/** Where the WebSocket lives, relative to the page's host. */
+export const WS_PATH = "/ws";
+/** A heartbeat keeps proxies from closing an idle socket and notices a dead one. */
+export const PING_INTERVAL_MS = 15000;
+/** No pong this long after a ping: the socket is dead even if the browser has not noticed. */
+export const PONG_TIMEOUT_MS = 10000;
+/** No welcome this long after opening: give up on this socket and try again. */
+export const HANDSHAKE_TIMEOUT_MS = 10000;
+/** Reconnect delays grow from BASE to MAX; each is scaled by a random factor in [1 - JITTER, 1]. */
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_MAX_MS = 15000;
+export const BACKOFF_JITTER = 0.5;
+/** How long a toast stays on screen. */
+export const TOAST_MS = 5000;
+/** What `hello.name` says about us (at most 40 characters). */
+export const CLIENT_NAME = "Browser";
+
+// MARK: HTTP and local storage
+
+export const API_BOARDS = "/api/boards";
+export const BOARD_PATH_PREFIX = "/b/";
+export const RECENT_BOARDS_KEY = "timerboard.recentBoards";
+export const RECENT_BOARDS_MAX = 12;

@@ -1,0 +1,387 @@
+// @ts-check
+// Creates, updates, moves and removes the elements of sections and timers, one element or one
+// field at a time. It decides nothing about *what* changed (views.js does); it makes sure each
+// touch is small and never disturbs the element the user is typing in. Text goes in through
+// `.value` or `textContent`, never `innerHTML`.
+//
+// Stable selectors (browser tests rely on these; keep them):
+//   #sections                                   container of the sections, in display order
+//   [data-kind=section][data-id=ID]             a section (<section>); data-expanded="true|false"
+//     .section-toggle                           expand/collapse button, aria-expanded
+//     .section-title                            title <input>
+//     .section-move-up / .section-move-down     move buttons
+//     .section-delete                           delete button (asks a second click when the section has timers)
+//     .timers                                   <ol> of its timers, in display order
+//     form.add-timer  [name=title|minutes|seconds]  the "add timer" form
+//   [data-kind=timer][data-id=ID]               a timer (<li>)
+//     .timer-title / .timer-minutes / .timer-seconds   inputs (minutes and seconds are type=number)
+//     .timer-section                            <select> "move to section" (options filled on focus)
+//     .timer-move-up / .timer-move-down / .timer-delete buttons
+//   input.remote-changed                        a field someone else changed while you were typing in it
+//   form.add-section [name=title]               the "add section" form
+//   #connection[data-state=connecting|live|reconnecting|offline][data-pending=N]
+//   #toasts                                     role=status live region for messages
+//   #board-title, .copy-link, form.new-board, #recent-boards, #all-boards (start page)
+
+/** @typedef {import("./protocol.js").Section} Section */
+/** @typedef {import("./protocol.js").Timer} Timer */
+/** @typedef {HTMLInputElement} FieldInput  an input with data-field, data-base (the value to show) and data-shown (the value last written) */
+
+// MARK: building elements
+
+/**
+ * @param {Document} doc
+ * @param {string} tag
+ * @param {Record<string, string>} [attributes]
+ * @param {(Node | string)[]} [children]
+ */
+function h(doc, tag, attributes = {}, children = []) {
+  const element = doc.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  element.append(...children);
+  return element;
+}
+
+/** Small stroke icons; paths are constants, never data. */
+const ICONS = {
+  chevron: "M6 9l6 6 6-6",
+  up: "M12 19V5M5 12l7-7 7 7",
+  down: "M12 5v14M19 12l-7 7-7-7",
+  delete: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3",
+};
+
+/** @param {Document} doc @param {keyof typeof ICONS} name */
+function icon(doc, name) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = doc.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "icon");
+  const path = doc.createElementNS(ns, "path");
+  path.setAttribute("d", ICONS[name]);
+  svg.append(path);
+  return svg;
+}
+
+/** @param {Document} doc @param {string} className @param {string} label @param {keyof typeof ICONS} name */
+function iconButton(doc, className, label, name) {
+  return h(doc, "button", { type: "button", class: `icon-button ${className}`, "aria-label": label, title: label }, [
+    icon(doc, name),
+  ]);
+}
+
+/** @param {Document} doc @param {string} className @param {string} label @param {Record<string, string>} [extra] */
+function fieldInput(doc, className, label, extra = {}) {
+  return h(doc, "input", { class: `field ${className}`, "aria-label": label, autocomplete: "off", ...extra });
+}
+
+/**
+ * A section element with an empty timer list (views.js adds the timers).
+ * @param {Document} doc
+ * @param {Section} section
+ * @param {number} maxTitleLength
+ */
+export function createSectionElement(doc, section, maxTitleLength) {
+  const bodyId = `section-body-${section.id}`;
+  const titleId = `section-title-${section.id}`;
+  const title = fieldInput(doc, "section-title", "Section title", {
+    id: titleId, "data-field": "title", maxlength: String(maxTitleLength), enterkeyhint: "done",
+  });
+  const toggle = iconButton(doc, "section-toggle", "Show or hide this section's timers", "chevron");
+  toggle.setAttribute("aria-controls", bodyId);
+  const element = h(doc, "section", { class: "section", "data-kind": "section", "data-id": section.id, "aria-labelledby": titleId }, [
+    h(doc, "header", { class: "section-header" }, [
+      toggle,
+      title,
+      h(doc, "div", { class: "actions" }, [
+        iconButton(doc, "section-move-up", "Move section up", "up"),
+        iconButton(doc, "section-move-down", "Move section down", "down"),
+        iconButton(doc, "section-delete", "Delete section", "delete"),
+      ]),
+    ]),
+    h(doc, "div", { class: "section-body", id: bodyId }, [
+      h(doc, "ol", { class: "timers", "aria-label": "Timers" }),
+      h(doc, "p", { class: "empty-note" }, ["No timers yet."]),
+      addTimerForm(doc, section.id, maxTitleLength),
+    ]),
+  ]);
+  setFieldValue(/** @type {FieldInput} */ (title), section.title);
+  setExpanded(element, section.isExpanded);
+  return element;
+}
+
+/** @param {Document} doc @param {string} sectionId @param {number} maxTitleLength */
+function addTimerForm(doc, sectionId, maxTitleLength) {
+  const id = (/** @type {string} */ name) => `add-timer-${name}-${sectionId}`;
+  return h(doc, "form", { class: "add-timer", "aria-label": "Add a timer" }, [
+    h(doc, "label", { class: "visually-hidden", for: id("title") }, ["New timer title"]),
+    h(doc, "input", {
+      id: id("title"), name: "title", class: "field", placeholder: "Add a timer…", required: "",
+      maxlength: String(maxTitleLength), autocomplete: "off",
+    }),
+    h(doc, "label", { class: "visually-hidden", for: id("minutes") }, ["New timer minutes"]),
+    h(doc, "input", { id: id("minutes"), name: "minutes", class: "field number", type: "number", min: "0", max: "999", inputmode: "numeric", placeholder: "min" }),
+    h(doc, "span", { class: "colon", "aria-hidden": "true" }, [":"]),
+    h(doc, "label", { class: "visually-hidden", for: id("seconds") }, ["New timer seconds"]),
+    h(doc, "input", { id: id("seconds"), name: "seconds", class: "field number", type: "number", min: "0", max: "59", inputmode: "numeric", placeholder: "sec" }),
+    h(doc, "button", { type: "submit", class: "button" }, ["Add"]),
+  ]);
+}
+
+/**
+ * @param {Document} doc
+ * @param {Timer} timer
+ * @param {{maxTitleLength: number, maxMinutes: number, maxSeconds: number}} limits
+ */
+export function createTimerElement(doc, timer, limits) {
+  const title = fieldInput(doc, "timer-title", "Timer title", {
+    "data-field": "title", maxlength: String(limits.maxTitleLength), enterkeyhint: "done",
+  });
+  const number = (/** @type {string} */ field, /** @type {string} */ label, /** @type {number} */ max) =>
+    fieldInput(doc, `number timer-${field}`, label, { "data-field": field, type: "number", min: "0", max: String(max), inputmode: "numeric" });
+  const minutes = number("minutes", "Minutes", limits.maxMinutes);
+  const seconds = number("seconds", "Seconds", limits.maxSeconds);
+  const move = h(doc, "select", { class: "field timer-section", "aria-label": "Move timer to another section" }, [
+    h(doc, "option", { value: "" }, ["Move to…"]),
+  ]);
+  const element = h(doc, "li", { class: "timer", "data-kind": "timer", "data-id": timer.id }, [
+    title,
+    h(doc, "span", { class: "duration" }, [minutes, h(doc, "span", { class: "colon", "aria-hidden": "true" }, [":"]), seconds]),
+    h(doc, "div", { class: "actions" }, [
+      move,
+      iconButton(doc, "timer-move-up", "Move timer up", "up"),
+      iconButton(doc, "timer-move-down", "Move timer down", "down"),
+      iconButton(doc, "timer-delete", "Delete timer", "delete"),
+    ]),
+  ]);
+  for (const input of [title, minutes, seconds]) {
+    const field = /** @type {keyof Timer} */ (input.dataset.field);
+    setFieldValue(/** @type {FieldInput} */ (input), formatField(field, timer[field]));
+  }
+  return element;
+}
+
+// MARK: fields
+
+/** How a field's value reads in its input: seconds always with two digits (7:05, not 7:5). */
+export function formatField(/** @type {string} */ field, /** @type {unknown} */ value) {
+  return field === "seconds" ? String(value).padStart(2, "0") : String(value);
+}
+
+/**
+ * The input of one field of a section or timer (a section's element also holds its timers'
+ * inputs, hence the kind-specific class).
+ * @param {HTMLElement} entity @param {"title" | "minutes" | "seconds"} field
+ * @returns {FieldInput | null}
+ */
+export function fieldOf(entity, field) {
+  return entity.querySelector(entity.dataset.kind === "section" ? ".section-title" : `.timer-${field}`);
+}
+
+/** The user changed this input since we last wrote it: it holds unsent text. */
+export function isDirty(/** @type {FieldInput} */ input) {
+  return input.value !== input.dataset.shown;
+}
+
+/**
+ * Shows a new value in a field, unless the user is typing in it: then their text, focus and caret
+ * stay, and the new value waits in data-base (Escape shows it; committing sends theirs).
+ * @param {FieldInput} input
+ * @param {string} text
+ */
+export function setFieldValue(input, text) {
+  input.dataset.base = text;
+  const focused = input.ownerDocument.activeElement === input;
+  if (focused && isDirty(input)) {
+    markRemote(input, input.value !== text);
+    return;
+  }
+  writeField(input, text);
+}
+
+/** Escape, or a blur with nothing changed: show the latest value we know. */
+export function revertField(/** @type {FieldInput} */ input) {
+  writeField(input, input.dataset.base ?? "");
+}
+
+/** The user committed what the input holds: it is no longer unsent. */
+export function acceptField(/** @type {FieldInput} */ input) {
+  input.dataset.shown = input.value;
+  markRemote(input, false);
+}
+
+/** @param {FieldInput} input @param {string} text */
+function writeField(input, text) {
+  if (input.value !== text) {
+    const focused = input.ownerDocument.activeElement === input;
+    const selection = focused ? saveSelection(input) : null;
+    input.value = text;
+    if (selection) restoreSelection(input, selection);
+  }
+  input.dataset.shown = text;
+  markRemote(input, false);
+}
+
+/** @param {FieldInput} input @param {boolean} changed */
+function markRemote(input, changed) {
+  input.classList.toggle("remote-changed", changed);
+  if (changed) input.title = "Someone else changed this while you were editing. Enter keeps yours; Escape shows theirs.";
+  else input.removeAttribute("title");
+}
+
+/** @param {HTMLInputElement} input @returns {[number, number] | null} */
+function saveSelection(input) {
+  // Number inputs have no selection API (selectionStart is null there).
+  return input.selectionStart === null || input.selectionEnd === null ? null : [input.selectionStart, input.selectionEnd];
+}
+
+/** @param {HTMLInputElement} input @param {[number, number] | null} selection */
+function restoreSelection(input, selection) {
+  if (!selection) return;
+  const end = input.value.length;
+  input.setSelectionRange(Math.min(selection[0], end), Math.min(selection[1], end));
+}
+
+// MARK: sections
+
+/** Touches only this section: its toggle's aria-expanded and whether its body is shown. */
+export function setExpanded(/** @type {HTMLElement} */ section, /** @type {boolean} */ expanded) {
+  section.dataset.expanded = String(expanded);
+  section.querySelector(".section-toggle")?.setAttribute("aria-expanded", String(expanded));
+  const body = /** @type {HTMLElement | null} */ (section.querySelector(".section-body"));
+  if (body) body.hidden = !expanded;
+}
+
+/** @param {HTMLElement} section @returns {HTMLElement} the section's <ol> of timers */
+export function timerListOf(section) {
+  return /** @type {HTMLElement} */ (section.querySelector(".timers"));
+}
+
+/** @param {HTMLElement} section @returns {HTMLElement} the part hidden when the section is collapsed */
+export function bodyOf(section) {
+  return /** @type {HTMLElement} */ (section.querySelector(".section-body"));
+}
+
+/**
+ * Arms or disarms a delete button that asks for a second click.
+ * @param {HTMLButtonElement} button
+ * @param {string | null} confirmLabel the label while armed, or null to disarm
+ */
+export function armButton(button, confirmLabel) {
+  if (confirmLabel) {
+    button.dataset.armed = "true";
+    button.dataset.label = button.getAttribute("aria-label") ?? "";
+    button.setAttribute("aria-label", confirmLabel);
+    button.title = confirmLabel;
+  } else if (button.dataset.armed) {
+    delete button.dataset.armed;
+    button.setAttribute("aria-label", button.dataset.label ?? "");
+    button.title = button.dataset.label ?? "";
+  }
+}
+
+/**
+ * Fills a timer's "move to" menu with the other sections, when the user opens it: keeping every
+ * menu up to date would touch every timer on each section rename.
+ * @param {HTMLSelectElement} select
+ * @param {{id: string, title: string}[]} sections in display order, without the timer's own
+ */
+export function fillSectionMenu(select, sections) {
+  const doc = select.ownerDocument;
+  const options = sections.map((s) => h(doc, "option", { value: s.id }, [s.title]));
+  if (options.length === 0) options.push(h(doc, "option", { value: "", disabled: "" }, ["(no other section)"]));
+  select.replaceChildren(h(doc, "option", { value: "" }, ["Move to…"]), ...options);
+  select.value = "";
+}
+
+// MARK: placing and removing
+
+/**
+ * Puts `element` right before `before` (or last) in `parent`, unless it is there already. If the
+ * element holds the focus, focus and caret are put back: a move detaches the node for a moment.
+ * @param {HTMLElement} parent
+ * @param {HTMLElement} element
+ * @param {HTMLElement | null} before
+ */
+export function placeElement(parent, element, before) {
+  if (element.parentElement === parent && element.nextElementSibling === before) return;
+  const doc = element.ownerDocument;
+  const active = /** @type {HTMLElement | null} */ (doc.activeElement);
+  const holdsFocus = active !== null && element.contains(active);
+  const selection = holdsFocus && active instanceof HTMLInputElement ? saveSelection(active) : null;
+  parent.insertBefore(element, before);
+  if (holdsFocus && doc.activeElement !== active) {
+    active.focus({ preventScroll: true });
+    if (active instanceof HTMLInputElement) restoreSelection(active, selection);
+  }
+}
+
+/** @param {HTMLElement} element */
+export function removeElement(element) {
+  element.remove();
+}
+
+// MARK: page chrome
+
+/**
+ * @param {HTMLElement} indicator #connection
+ * @param {{state: string, attempt: number, detail?: string, pending: number}} status
+ */
+export function renderConnection(indicator, { state, attempt, detail, pending }) {
+  indicator.dataset.state = state;
+  indicator.dataset.pending = String(pending);
+  const label = /** @type {HTMLElement} */ (indicator.querySelector(".connection-label"));
+  const text = CONNECTION_TEXT[state]?.(attempt) ?? state;
+  const full = detail ? `${text}: ${detail}` : text;
+  if (label.textContent !== full) label.textContent = full;
+  const pendingText = pending === 0 ? "" : pending === 1 ? "1 edit pending" : `${pending} edits pending`;
+  const pendingElement = /** @type {HTMLElement} */ (indicator.querySelector(".connection-pending"));
+  if (pendingElement.textContent !== pendingText) pendingElement.textContent = pendingText;
+}
+
+/** @type {Record<string, (attempt: number) => string>} */
+const CONNECTION_TEXT = {
+  connecting: () => "Connecting…",
+  live: () => "Live",
+  reconnecting: (attempt) => (attempt > 0 ? `Reconnecting (attempt ${attempt})…` : "Reconnecting…"),
+  offline: () => "Offline",
+};
+
+/**
+ * @param {HTMLElement} area #toasts
+ * @param {string} text
+ * @returns {HTMLElement} the toast, for the caller to remove later
+ */
+export function appendToast(area, text) {
+  const toast = h(area.ownerDocument, "div", { class: "toast" }, [text]);
+  area.append(toast);
+  return toast;
+}
+
+/**
+ * The start page's lists of boards (a whole list is rebuilt: it is not live and holds no input).
+ * @param {HTMLElement} list
+ * @param {{id: string, title: string, createdDate?: number, openedAt?: number}[]} boards
+ * @param {string} emptyText
+ */
+export function renderBoardLinks(list, boards, emptyText) {
+  const doc = list.ownerDocument;
+  if (boards.length === 0) {
+    list.replaceChildren(h(doc, "li", { class: "empty-note" }, [emptyText]));
+    return;
+  }
+  list.replaceChildren(...boards.map((board) => {
+    const when = board.openedAt ? `opened ${formatDate(board.openedAt)}` : board.createdDate ? `created ${formatDate(board.createdDate)}` : "";
+    return h(doc, "li", {}, [
+      h(doc, "a", { href: `/b/${encodeURIComponent(board.id)}`, class: "board-link" }, [
+        h(doc, "span", { class: "board-link-title" }, [board.title || "Untitled board"]),
+        h(doc, "span", { class: "board-link-meta" }, [when]),
+      ]),
+    ]);
+  }));
+}
+
+/** @param {number} ms */
+function formatDate(ms) {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}

@@ -1,0 +1,365 @@
+// @ts-check
+// The wire format (docs/protocol.md), and nothing else: builders for every client message and
+// operation, and a validating parser for every server message. Pure: no DOM, no socket, no state.
+
+import {
+  BASE62, CHANGE, FIELD, ID_PATTERN, ID_PREFIX, ID_RANDOM_LENGTH, KIND, MSG, OP, POSITION, PROTOCOL_VERSION,
+  DEFAULT_LIMITS,
+} from "./constants.js";
+
+// MARK: types
+
+/** @typedef {{id: string, title: string, isExpanded: boolean, createdDate: number, order: string}} Section */
+/** @typedef {{id: string, sectionID: string, title: string, minutes: number, seconds: number, createdDate: number, order: string}} Timer */
+/** @typedef {"first" | "last" | {before: string} | {after: string}} Position */
+/** @typedef {{op: string, id: string, [field: string]: unknown}} Op  An operation, as sent (see the builders). */
+/** @typedef {"section" | "timer"} Kind */
+/**
+ * A change, normalised from its flat wire form so the store can switch on `action` and `kind`.
+ * @typedef {{action: "insert", kind: "section", entity: Section}
+ *   | {action: "insert", kind: "timer", entity: Timer}
+ *   | {action: "update", kind: Kind, id: string, fields: Record<string, string | number | boolean>}
+ *   | {action: "delete", kind: Kind, id: string}} Change
+ */
+/** @typedef {typeof DEFAULT_LIMITS} Limits */
+/**
+ * @typedef {{type: "welcome", protocol: number, serverTime: number, limits: Limits}
+ *   | {type: "snapshot", board: string, rev: number, sections: Section[], timers: Timer[]}
+ *   | {type: "resume", board: string, since: number, rev: number}
+ *   | {type: "changes", rev: number, changes: Change[]}
+ *   | {type: "ack", opId: string, rev: number, duplicate: boolean}
+ *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}}
+ *   | {type: "pong", t: number, serverTime: number}
+ *   | {type: "error", code: string, message: string}} ServerMessage
+ */
+
+/** A server message that does not follow docs/protocol.md. */
+export class ProtocolError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = "ProtocolError";
+  }
+}
+
+// MARK: client messages
+
+/** @param {string} clientId @param {string} [name] */
+export function helloMessage(clientId, name) {
+  return withoutUndefined({ type: MSG.hello, protocol: PROTOCOL_VERSION, clientId, name });
+}
+
+/** @param {string} board @param {number | null} [since] the last revision applied; omit for a snapshot */
+export function joinMessage(board, since) {
+  return withoutUndefined({ type: MSG.join, board, since: since ?? undefined });
+}
+
+/** @param {string} opId @param {Op[]} ops */
+export function editMessage(opId, ops) {
+  return { type: MSG.edit, opId, ops };
+}
+
+/** @param {number} t */
+export function pingMessage(t) {
+  return { type: MSG.ping, t };
+}
+
+export function leaveMessage() {
+  return { type: MSG.leave };
+}
+
+// MARK: operations. Optional fields left undefined are not sent.
+
+/** @param {{id: string, title: string, isExpanded?: boolean, position?: Position}} a @returns {Op} */
+export function addSection({ id, title, isExpanded, position }) {
+  return withoutUndefined({ op: OP.addSection, id, title, isExpanded, position });
+}
+
+/** @param {{id: string, title?: string, isExpanded?: boolean}} a @returns {Op} */
+export function updateSection({ id, title, isExpanded }) {
+  return withoutUndefined({ op: OP.updateSection, id, title, isExpanded });
+}
+
+/** @param {{id: string, position: Position}} a @returns {Op} */
+export function moveSection({ id, position }) {
+  return { op: OP.moveSection, id, position };
+}
+
+/** @param {{id: string}} a @returns {Op} */
+export function deleteSection({ id }) {
+  return { op: OP.deleteSection, id };
+}
+
+/** @param {{id: string, sectionID: string, title: string, minutes: number, seconds: number, position?: Position}} a @returns {Op} */
+export function addTimer({ id, sectionID, title, minutes, seconds, position }) {
+  return withoutUndefined({ op: OP.addTimer, id, sectionID, title, minutes, seconds, position });
+}
+
+/** @param {{id: string, title?: string, minutes?: number, seconds?: number}} a @returns {Op} */
+export function updateTimer({ id, title, minutes, seconds }) {
+  return withoutUndefined({ op: OP.updateTimer, id, title, minutes, seconds });
+}
+
+/** @param {{id: string, sectionID?: string, position: Position}} a @returns {Op} */
+export function moveTimer({ id, sectionID, position }) {
+  return withoutUndefined({ op: OP.moveTimer, id, sectionID, position });
+}
+
+/** @param {{id: string}} a @returns {Op} */
+export function deleteTimer({ id }) {
+  return { op: OP.deleteTimer, id };
+}
+
+/** Positions: `"first"` (the protocol's default: newest on top), `"last"`, before or after a sibling. */
+export const position = Object.freeze({
+  first: /** @type {Position} */ (POSITION.first),
+  last: /** @type {Position} */ (POSITION.last),
+  /** @param {string} id @returns {Position} */
+  before: (id) => ({ [POSITION.before]: id }),
+  /** @param {string} id @returns {Position} */
+  after: (id) => ({ [POSITION.after]: id }),
+});
+
+// MARK: ids
+
+/**
+ * A random id: prefix + ID_RANDOM_LENGTH base62 characters from the platform's CSPRNG, so ids
+ * chosen by different browsers do not collide (the server would refuse a duplicate).
+ * @param {string} prefix
+ */
+export function randomId(prefix) {
+  let text = prefix;
+  while (text.length < prefix.length + ID_RANDOM_LENGTH) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(ID_RANDOM_LENGTH))) {
+      // 248 = 4 × 62: dropping the bytes above it keeps every character equally likely.
+      if (byte < 248 && text.length < prefix.length + ID_RANDOM_LENGTH) text += BASE62[byte % 62];
+    }
+  }
+  return text;
+}
+
+/** @param {Kind} kind */
+export function newEntityId(kind) {
+  return randomId(kind === KIND.section ? ID_PREFIX.section : ID_PREFIX.timer);
+}
+
+/** A fresh client id per page load: the server deduplicates resent edits by (clientId, opId). */
+export function newClientId() {
+  return randomId(ID_PREFIX.client);
+}
+
+/** @param {unknown} id */
+export function isValidId(id) {
+  return typeof id === "string" && ID_PATTERN.test(id);
+}
+
+// MARK: server messages
+
+/**
+ * Parses and validates one server message. Returns null for a message type this client does not
+ * know, so a newer server can add messages without breaking older pages.
+ * @param {string | unknown} data the frame's text, or an already parsed object
+ * @returns {ServerMessage | null}
+ * @throws {ProtocolError} when the message is not valid JSON or breaks the protocol
+ */
+export function parseServerMessage(data) {
+  let value = data;
+  if (typeof data === "string") {
+    try {
+      value = JSON.parse(data);
+    } catch {
+      throw new ProtocolError("the message is not valid JSON");
+    }
+  }
+  const r = new Reader(value, "message");
+  const parse = SERVER_PARSERS[r.string("type")];
+  return parse ? parse(r) : null;
+}
+
+/** @type {Record<string, (r: Reader) => ServerMessage>} */
+const SERVER_PARSERS = {
+  [MSG.welcome]: (r) => ({
+    type: MSG.welcome,
+    protocol: r.int("protocol"),
+    serverTime: r.number("serverTime"),
+    limits: parseLimits(r.object("limits")),
+  }),
+  [MSG.snapshot]: (r) => ({
+    type: MSG.snapshot,
+    board: r.string("board"),
+    rev: r.int("rev"),
+    sections: r.array("sections").map(parseSection),
+    timers: r.array("timers").map(parseTimer),
+  }),
+  [MSG.resume]: (r) => ({ type: MSG.resume, board: r.string("board"), since: r.int("since"), rev: r.int("rev") }),
+  [MSG.changes]: (r) => ({ type: MSG.changes, rev: r.int("rev"), changes: r.array("changes").map(parseChange) }),
+  [MSG.ack]: (r) => ({
+    type: MSG.ack,
+    opId: r.string("opId"),
+    rev: r.int("rev"),
+    duplicate: r.optional("duplicate", "bool") ?? false,
+  }),
+  [MSG.reject]: (r) => {
+    const current = r.optional("current", "object");
+    return withoutUndefined({
+      type: MSG.reject,
+      opId: r.string("opId"),
+      code: r.string("code"),
+      message: r.string("message"),
+      op: r.optional("op", "int"),
+      current: current ? parseEntity(current) : undefined,
+    });
+  },
+  [MSG.pong]: (r) => ({ type: MSG.pong, t: r.number("t"), serverTime: r.number("serverTime") }),
+  [MSG.error]: (r) => ({ type: MSG.error, code: r.string("code"), message: r.string("message") }),
+};
+
+/** @param {Reader} r @returns {Limits} */
+function parseLimits(r) {
+  /** @type {Record<string, number>} */
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS)) limits[key] = r.optional(key, "int") ?? limits[key];
+  return /** @type {Limits} */ (limits);
+}
+
+/** @param {Reader} r @returns {Section} */
+function parseSection(r) {
+  return {
+    id: r.id(FIELD.id),
+    title: r.string(FIELD.title),
+    isExpanded: r.bool(FIELD.isExpanded),
+    createdDate: r.number(FIELD.createdDate),
+    order: r.string(FIELD.order),
+  };
+}
+
+/** @param {Reader} r @returns {Timer} */
+function parseTimer(r) {
+  return {
+    id: r.id(FIELD.id),
+    sectionID: r.id(FIELD.sectionID),
+    title: r.string(FIELD.title),
+    minutes: r.int(FIELD.minutes),
+    seconds: r.int(FIELD.seconds),
+    createdDate: r.number(FIELD.createdDate),
+    order: r.string(FIELD.order),
+  };
+}
+
+/** A reject's `current` is a timer when it has a `sectionID`, else a section. */
+function parseEntity(/** @type {Reader} */ r) {
+  return r.has(FIELD.sectionID)
+    ? { kind: /** @type {Kind} */ (KIND.timer), entity: parseTimer(r) }
+    : { kind: /** @type {Kind} */ (KIND.section), entity: parseSection(r) };
+}
+
+/** Which fields an update may carry, and their JSON type. */
+const UPDATE_FIELDS = {
+  [KIND.section]: { [FIELD.title]: "string", [FIELD.isExpanded]: "bool", [FIELD.order]: "string" },
+  [KIND.timer]: {
+    [FIELD.sectionID]: "id", [FIELD.title]: "string", [FIELD.minutes]: "int", [FIELD.seconds]: "int",
+    [FIELD.order]: "string",
+  },
+};
+
+/** @param {Reader} r @returns {Change} */
+function parseChange(r) {
+  if (r.has(CHANGE.insert)) {
+    const kind = r.kind(CHANGE.insert);
+    return kind === KIND.section
+      ? { action: CHANGE.insert, kind, entity: parseSection(r) }
+      : { action: CHANGE.insert, kind, entity: parseTimer(r) };
+  }
+  if (r.has(CHANGE.update)) {
+    const kind = r.kind(CHANGE.update);
+    /** @type {Record<string, string | number | boolean>} */
+    const fields = {};
+    for (const [key, type] of Object.entries(UPDATE_FIELDS[kind])) {
+      const value = r.optional(key, /** @type {FieldType} */ (type));
+      if (value !== undefined) fields[key] = value;
+    }
+    return { action: CHANGE.update, kind, id: r.id(FIELD.id), fields };
+  }
+  if (r.has(CHANGE.delete)) {
+    return { action: CHANGE.delete, kind: r.kind(CHANGE.delete), id: r.id(FIELD.id) };
+  }
+  throw new ProtocolError(`${r.path} must have one of insert, update, delete`);
+}
+
+// MARK: reading fields with their paths in the error messages
+
+/** @typedef {"string" | "int" | "number" | "bool" | "id" | "object"} FieldType */
+
+/** @type {Record<FieldType, (v: unknown) => boolean>} */
+const CHECKS = {
+  string: (v) => typeof v === "string",
+  int: (v) => Number.isSafeInteger(v),
+  number: (v) => typeof v === "number" && Number.isFinite(v),
+  bool: (v) => typeof v === "boolean",
+  id: isValidId,
+  object: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+};
+
+class Reader {
+  /** @param {unknown} value @param {string} path */
+  constructor(value, path) {
+    if (!CHECKS.object(value)) throw new ProtocolError(`${path} must be an object`);
+    this.value = /** @type {Record<string, unknown>} */ (value);
+    this.path = path;
+  }
+
+  /** @param {string} key */
+  has(key) {
+    return Object.hasOwn(this.value, key);
+  }
+
+  /** @param {string} key @param {FieldType} type */
+  required(key, type) {
+    if (!this.has(key)) throw new ProtocolError(`${this.path}.${key} is missing`);
+    return this.optional(key, type);
+  }
+
+  /**
+   * @param {string} key @param {FieldType} type
+   * @returns {any} the value (undefined when absent), of the JSON type `type`; a Reader for objects
+   */
+  optional(key, type) {
+    const value = this.value[key];
+    if (value === undefined) return undefined;
+    if (!CHECKS[type](value)) throw new ProtocolError(`${this.path}.${key} must be a valid ${type}`);
+    return type === "object" ? new Reader(value, `${this.path}.${key}`) : value;
+  }
+
+  /** @param {string} key @returns {string} */ string(key) { return this.required(key, "string"); }
+  /** @param {string} key @returns {number} */ int(key) { return this.required(key, "int"); }
+  /** @param {string} key @returns {number} */ number(key) { return this.required(key, "number"); }
+  /** @param {string} key @returns {boolean} */ bool(key) { return this.required(key, "bool"); }
+  /** @param {string} key @returns {string} */ id(key) { return this.required(key, "id"); }
+  /** @param {string} key @returns {Reader} */ object(key) { return this.required(key, "object"); }
+
+  /** @param {string} key @returns {Reader[]} */
+  array(key) {
+    const value = this.value[key];
+    if (!Array.isArray(value)) throw new ProtocolError(`${this.path}.${key} must be an array`);
+    return value.map((item, index) => new Reader(item, `${this.path}.${key}[${index}]`));
+  }
+
+  /** @param {string} key @returns {Kind} */
+  kind(key) {
+    const kind = this.string(key);
+    if (kind !== KIND.section && kind !== KIND.timer) {
+      throw new ProtocolError(`${this.path}.${key} must be section or timer`);
+    }
+    return kind;
+  }
+}
+
+/**
+ * @template {Record<string, unknown>} T
+ * @param {T} object
+ * @returns {T}
+ */
+function withoutUndefined(object) {
+  for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
+  return object;
+}

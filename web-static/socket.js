@@ -1,0 +1,308 @@
+// @ts-check
+// The WebSocket session of one board: hello → welcome → join {board, since} → snapshot or resume,
+// then changes/ack/reject. It keeps the connection alive (heartbeat), reconnects with jittered
+// exponential backoff, rejoins from the last applied revision and resends unacked edits with
+// their original opIds (the server deduplicates by clientId + opId). It holds no board state: the
+// handler (main.js, over the store) applies what arrives and says what to resend.
+
+import {
+  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLIENT_NAME, CONNECTION, ERROR_CODE, HANDSHAKE_TIMEOUT_MS, MSG,
+  PING_INTERVAL_MS, PONG_TIMEOUT_MS,
+} from "./constants.js";
+import { editMessage, helloMessage, joinMessage, parseServerMessage, pingMessage, ProtocolError } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+/** @typedef {Extract<ServerMessage, {type: "changes"}>} ChangesMessage */
+/**
+ * What the session needs from the rest of the page.
+ * @typedef {{
+ *   welcome(message: Extract<ServerMessage, {type: "welcome"}>): void,
+ *   since(): number | null,
+ *   snapshot(message: Extract<ServerMessage, {type: "snapshot"}>): void,
+ *   changes(message: ChangesMessage): "applied" | "stale" | "gap" | "invalid",
+ *   ack(message: Extract<ServerMessage, {type: "ack"}>): void,
+ *   reject(message: Extract<ServerMessage, {type: "reject"}>): void,
+ *   serverError(message: Extract<ServerMessage, {type: "error"}>): void,
+ *   unackedEdits(): {opId: string, ops: import("./protocol.js").Op[]}[],
+ *   status(status: ConnectionStatus): void,
+ * }} SessionHandler
+ */
+/** @typedef {{state: string, attempt: number, detail?: string}} ConnectionStatus */
+/**
+ * The platform, injectable so the session can run without a browser.
+ * @typedef {{
+ *   WebSocket: typeof WebSocket,
+ *   setTimeout: (f: () => void, ms: number) => any,
+ *   clearTimeout: (handle: any) => void,
+ *   random: () => number,
+ *   now: () => number,
+ * }} Environment
+ */
+
+/** The delay before reconnect attempt `attempt` (1, 2, …): exponential, capped, jittered down. */
+export function backoffDelay(/** @type {number} */ attempt, /** @type {number} */ random) {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
+  // Random spread, so the clients of a restarted server do not all come back at the same instant.
+  return Math.round(ceiling * (1 - BACKOFF_JITTER * random));
+}
+
+export class Connection {
+  /**
+   * @param {{url: string, board: string, clientId: string, handler: SessionHandler, env?: Partial<Environment>}} options
+   */
+  constructor({ url, board, clientId, handler, env = {} }) {
+    this.url = url;
+    this.board = board;
+    this.clientId = clientId;
+    this.handler = handler;
+    /** @type {Environment} */
+    this.env = {
+      WebSocket: globalThis.WebSocket,
+      setTimeout: (f, ms) => globalThis.setTimeout(f, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle),
+      random: Math.random,
+      now: Date.now,
+      ...env,
+    };
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.state = CONNECTION.connecting;
+    /** Reconnect attempts since the connection was last live. */
+    this.attempt = 0;
+    /** Server clock minus ours, from the ping with the shortest round trip (for running timers). */
+    this.clockOffset = 0;
+    this.bestRoundTrip = Infinity;
+    /** Waiting for the answer to a join: changes of the previous subscription are ignored. */
+    this.joining = false;
+    /** Edits sent on the current socket, so a rejoin on it does not send them twice. */
+    this.sent = new Set();
+    /** Why we stopped for good (board gone, page too old), or null. */
+    this.fatal = /** @type {string | null} */ (null);
+    /** @type {Record<"reconnect" | "handshake" | "ping" | "pong", any>} handles of the pending timers */
+    this.timers = { reconnect: null, handshake: null, ping: null, pong: null };
+  }
+
+  start() {
+    this.#connect();
+  }
+
+  get isLive() {
+    return this.state === CONNECTION.live && !this.joining;
+  }
+
+  /**
+   * Sends an edit now if the board is live; otherwise it stays queued in the store and goes out
+   * after the next join.
+   * @param {{opId: string, ops: import("./protocol.js").Op[]}} edit
+   */
+  sendEdit({ opId, ops }) {
+    if (!this.isLive) return false;
+    this.sent.add(opId);
+    return this.#send(editMessage(opId, ops));
+  }
+
+  /** The browser says the network is gone: stop trying until it is back. */
+  goOffline() {
+    if (this.fatal) return;
+    this.#dropSocket();
+    this.#clearTimer("reconnect");
+    this.#setState(CONNECTION.offline);
+  }
+
+  /** The network is back (or the page became visible): try at once instead of waiting out the backoff. */
+  goOnline() {
+    if (this.fatal || this.ws) return;
+    this.#clearTimer("reconnect");
+    this.#connect();
+  }
+
+  // MARK: socket lifecycle
+
+  #connect() {
+    this.#setState(this.attempt === 0 && this.state === CONNECTION.connecting ? CONNECTION.connecting : CONNECTION.reconnecting);
+    const ws = new this.env.WebSocket(this.url);
+    this.ws = ws;
+    this.sent = new Set();
+    this.joining = false;
+    ws.onopen = () => this.#send(helloMessage(this.clientId, CLIENT_NAME));
+    ws.onmessage = (event) => this.#receive(event.data);
+    ws.onclose = () => this.#lost();
+    // An error is always followed by close, which is where we recover.
+    ws.onerror = () => {};
+    // A socket that never opens, or never answers hello/join, would otherwise hang here.
+    this.#startTimer("handshake", HANDSHAKE_TIMEOUT_MS, () => this.#lost());
+  }
+
+  /** The socket is gone (closed, dead, or hung): try again after a backoff. */
+  #lost() {
+    this.#dropSocket();
+    if (this.fatal || this.state === CONNECTION.offline) return;
+    this.attempt += 1;
+    this.#setState(CONNECTION.reconnecting);
+    const delay = backoffDelay(this.attempt, this.env.random());
+    this.#startTimer("reconnect", delay, () => this.#connect());
+  }
+
+  #dropSocket() {
+    const ws = this.ws;
+    this.ws = null;
+    this.joining = false;
+    for (const name of /** @type {const} */ (["handshake", "ping", "pong"])) this.#clearTimer(name);
+    if (!ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    try {
+      ws.close();
+    } catch {
+      // Closing a socket that is still connecting can throw in some browsers; it is dropped anyway.
+    }
+  }
+
+  /** @param {object} message */
+  #send(message) {
+    if (!this.ws || this.ws.readyState !== this.env.WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /**
+   * Joins the board; with `since`, the server answers with only what we missed when it can.
+   * @param {number | null} since
+   */
+  #join(since) {
+    this.joining = true;
+    this.#send(joinMessage(this.board, since));
+  }
+
+  // MARK: messages
+
+  /** @param {unknown} data */
+  #receive(data) {
+    /** @type {ServerMessage | null} */
+    let message;
+    try {
+      message = parseServerMessage(data);
+    } catch (error) {
+      // A malformed message is skipped; if it was a changeset, the next one shows a gap and we rejoin.
+      if (error instanceof ProtocolError) console.warn("TimerBoard: ignored a server message:", error.message);
+      else throw error;
+      return;
+    }
+    if (message) this.#handle(message);
+  }
+
+  /** @param {ServerMessage} message */
+  #handle(message) {
+    switch (message.type) {
+      case MSG.welcome:
+        this.handler.welcome(message);
+        this.#join(this.handler.since());
+        return;
+      case MSG.snapshot:
+        this.handler.snapshot(message);
+        this.#joined();
+        return;
+      case MSG.resume:
+        // The server resumes from the revision we asked for; anything else means we are confused.
+        if (message.since !== this.handler.since()) return this.#join(null);
+        this.#joined();
+        return;
+      case MSG.changes:
+        if (!this.joining) this.#changes(message);
+        return;
+      case MSG.ack:
+        this.handler.ack(message);
+        return;
+      case MSG.reject:
+        this.handler.reject(message);
+        return;
+      case MSG.pong:
+        this.#pong(message);
+        return;
+      case MSG.error:
+        this.#serverError(message);
+        return;
+    }
+  }
+
+  /** @param {ChangesMessage} message */
+  #changes(message) {
+    const status = this.handler.changes(message);
+    if (status === "gap") this.#join(this.handler.since());
+    // A changeset that does not fit means our copy is wrong: start again from a snapshot.
+    if (status === "invalid") this.#join(null);
+  }
+
+  /** The join was answered: we are live; send what the server has not acknowledged. */
+  #joined() {
+    this.joining = false;
+    this.#clearTimer("handshake");
+    this.attempt = 0;
+    this.#setState(CONNECTION.live);
+    for (const edit of this.handler.unackedEdits()) if (!this.sent.has(edit.opId)) this.sendEdit(edit);
+    if (!this.timers.ping) this.#schedulePing();
+  }
+
+  /** @param {Extract<ServerMessage, {type: "error"}>} message */
+  #serverError(message) {
+    switch (message.code) {
+      case ERROR_CODE.boardNotFound:
+        return this.#stopFor("This board does not exist (or was deleted).");
+      case ERROR_CODE.versionMismatch:
+        return this.#stopFor("This page is out of date. Reload it to continue.");
+      case ERROR_CODE.helloRequired:
+      case ERROR_CODE.notJoined:
+        // The server lost track of our session: start a fresh one.
+        return this.#lost();
+      default:
+        this.handler.serverError(message);
+    }
+  }
+
+  /** @param {string} detail */
+  #stopFor(detail) {
+    this.fatal = detail;
+    this.#dropSocket();
+    this.#setState(CONNECTION.offline, detail);
+  }
+
+  // MARK: heartbeat
+
+  #schedulePing() {
+    this.#startTimer("ping", PING_INTERVAL_MS, () => {
+      this.timers.ping = null;
+      if (!this.#send(pingMessage(this.env.now()))) return;
+      this.#startTimer("pong", PONG_TIMEOUT_MS, () => this.#lost());
+      this.#schedulePing();
+    });
+  }
+
+  /** @param {Extract<ServerMessage, {type: "pong"}>} message */
+  #pong({ t, serverTime }) {
+    this.#clearTimer("pong");
+    const roundTrip = this.env.now() - t;
+    if (roundTrip >= 0 && roundTrip < this.bestRoundTrip) {
+      this.bestRoundTrip = roundTrip;
+      this.clockOffset = serverTime - (t + roundTrip / 2);
+    }
+  }
+
+  // MARK: helpers
+
+  /** @param {string} state @param {string} [detail] */
+  #setState(state, detail) {
+    this.state = state;
+    this.handler.status({ state, attempt: this.attempt, detail });
+  }
+
+  /** @param {keyof Connection["timers"]} name @param {number} ms @param {() => void} action */
+  #startTimer(name, ms, action) {
+    this.#clearTimer(name);
+    this.timers[name] = this.env.setTimeout(action, ms);
+  }
+
+  /** @param {keyof Connection["timers"]} name */
+  #clearTimer(name) {
+    if (this.timers[name] !== null) this.env.clearTimeout(this.timers[name]);
+    this.timers[name] = null;
+  }
+}

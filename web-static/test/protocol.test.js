@@ -1,0 +1,182 @@
+// @ts-check
+// protocol.js against the golden fixtures shared with the Swift tests (Tests/Fixtures/protocol/).
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+
+import * as protocol from "../protocol.js";
+import { ProtocolError, parseServerMessage } from "../protocol.js";
+
+const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
+/** @param {string} path e.g. "client/hello.json" */
+const fixtureText = (path) => readFileSync(new URL(path, FIXTURES), "utf8").trim();
+/** @param {string} path */
+const fixture = (path) => JSON.parse(fixtureText(path));
+/** @param {"client" | "server"} side */
+const fixtureNames = (side) => readdirSync(new URL(`${side}/`, FIXTURES)).filter((n) => n.endsWith(".json")).sort();
+
+describe("client message builders", () => {
+  const { position } = protocol;
+  /** Each builder call, keyed by the fixture it must reproduce. */
+  const built = {
+    "hello.json": protocol.helloMessage("py-7Hq2xK", "Kitchen script"),
+    "join.json": protocol.joinMessage("kT3vQ9mZ2pXa"),
+    "join-since.json": protocol.joinMessage("kT3vQ9mZ2pXa", 42),
+    "leave.json": protocol.leaveMessage(),
+    "ping.json": protocol.pingMessage(1763740800123),
+    "edit-rename-section.json": protocol.editMessage("17", [protocol.updateSection({ id: "sec-prep", title: "Mise en place" })]),
+    "edit-every-op.json": protocol.editMessage("3", [
+      protocol.addSection({ id: "sec-bake", title: "Bake", isExpanded: true, position: position.last }),
+      protocol.addTimer({ id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, position: position.first }),
+      protocol.moveTimer({ id: "tim-eggs", sectionID: "sec-bake", position: position.after("tim-bread") }),
+      protocol.updateTimer({ id: "tim-eggs", title: "Soft eggs", minutes: 6, seconds: 30 }),
+      protocol.updateSection({ id: "sec-bake", isExpanded: false }),
+      protocol.moveSection({ id: "sec-bake", position: position.before("sec-prep") }),
+      protocol.deleteTimer({ id: "tim-bread" }),
+      protocol.deleteSection({ id: "sec-prep" }),
+    ]),
+  };
+
+  test("there is a builder case for every client fixture", () => {
+    assert.deepEqual(Object.keys(built).sort(), fixtureNames("client"));
+  });
+
+  for (const [name, message] of Object.entries(built)) {
+    test(`builds client/${name} exactly`, () => {
+      assert.deepStrictEqual(message, fixture(`client/${name}`));
+      // Same keys in the same order too, so the bytes match the documented example.
+      assert.equal(JSON.stringify(message), fixtureText(`client/${name}`));
+    });
+  }
+
+  test("join without since and hello without name leave the fields out", () => {
+    assert.deepStrictEqual(protocol.joinMessage("b1", null), { type: "join", board: "b1" });
+    assert.deepStrictEqual(protocol.helloMessage("c1"), { type: "hello", protocol: 1, clientId: "c1" });
+    assert.deepStrictEqual(protocol.moveTimer({ id: "t1", position: "last" }), { op: "moveTimer", id: "t1", position: "last" });
+  });
+});
+
+describe("server message parser", () => {
+  for (const name of fixtureNames("server")) {
+    test(`parses server/${name}`, () => {
+      const message = parseServerMessage(fixtureText(`server/${name}`));
+      assert.ok(message, "a known message type");
+      assert.equal(message.type, fixture(`server/${name}`).type);
+    });
+  }
+
+  test("snapshot keeps every field of sections and timers", () => {
+    const message = parseServerMessage(fixture("server/snapshot.json"));
+    assert.deepStrictEqual(message, {
+      type: "snapshot",
+      board: "kT3vQ9mZ2pXa",
+      rev: 3,
+      sections: [{ id: "sec-prep", title: "Prep", isExpanded: true, createdDate: 1763740800000, order: "V" }],
+      timers: [{ id: "tim-eggs", sectionID: "sec-prep", title: "Eggs", minutes: 7, seconds: 30, createdDate: 1763740801000, order: "V" }],
+    });
+  });
+
+  test("changes are normalised to action, kind, id and fields", () => {
+    const message = parseServerMessage(fixture("server/changes-mixed.json"));
+    assert.deepStrictEqual(message, {
+      type: "changes",
+      rev: 9,
+      changes: [
+        { action: "delete", kind: "timer", id: "tim-eggs" },
+        { action: "insert", kind: "section", entity: { id: "sec-bake", title: "Bake", isExpanded: true, createdDate: 1763740805000, order: "k" } },
+        { action: "update", kind: "timer", id: "tim-milk", fields: { sectionID: "sec-bake", order: "V" } },
+        { action: "delete", kind: "section", id: "sec-prep" },
+        {
+          action: "insert", kind: "timer",
+          entity: { id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: 1763740805000, order: "k" },
+        },
+      ],
+    });
+  });
+
+  test("an update carries only the fields it names", () => {
+    const message = parseServerMessage(fixture("server/changes-toggle-section.json"));
+    assert.deepStrictEqual(message, { type: "changes", rev: 5, changes: [{ action: "update", kind: "section", id: "sec-prep", fields: { isExpanded: false } }] });
+  });
+
+  test("ack: duplicate defaults to false", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/ack.json")), { type: "ack", opId: "17", rev: 4, duplicate: false });
+    assert.deepStrictEqual(parseServerMessage(fixture("server/ack-duplicate.json")), { type: "ack", opId: "17", rev: 4, duplicate: true });
+  });
+
+  test("reject: current is a timer when it has a sectionID; op and current are optional", () => {
+    const reject = parseServerMessage(fixture("server/reject.json"));
+    assert.deepStrictEqual(reject, {
+      type: "reject", opId: "18", code: "invalid_field", message: "minutes must be between 0 and 999", op: 0,
+      current: { kind: "timer", entity: fixture("server/reject.json").current },
+    });
+    const notFound = parseServerMessage(fixture("server/reject-not-found.json"));
+    assert.deepStrictEqual(notFound, { type: "reject", opId: "19", code: "not_found", message: "no timer with id tim-gone", op: 0 });
+  });
+
+  test("welcome: the announced limits", () => {
+    const welcome = parseServerMessage(fixture("server/welcome.json"));
+    assert.equal(welcome?.type, "welcome");
+    assert.deepStrictEqual(welcome.limits, fixture("server/welcome.json").limits);
+  });
+
+  test("resume, pong and error keep their fields", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/resume.json")), fixture("server/resume.json"));
+    assert.deepStrictEqual(parseServerMessage(fixture("server/pong.json")), fixture("server/pong.json"));
+    assert.deepStrictEqual(parseServerMessage(fixture("server/error.json")), fixture("server/error.json"));
+  });
+
+  test("an unknown message type is skipped, not an error (newer servers may add some)", () => {
+    assert.equal(parseServerMessage('{"type":"presence","people":[]}'), null);
+  });
+
+  /** @type {[string, unknown][]} */
+  const broken = [
+    ["not JSON", "{nope"],
+    ["not an object", "[1,2]"],
+    ["no type", { rev: 1 }],
+    ["changes without rev", { type: "changes", changes: [] }],
+    ["a fractional rev", { type: "changes", rev: 1.5, changes: [] }],
+    ["changes not an array", { type: "changes", rev: 1, changes: {} }],
+    ["a change with no action", { type: "changes", rev: 1, changes: [{ id: "a" }] }],
+    ["a change of an unknown kind", { type: "changes", rev: 1, changes: [{ update: "board", id: "a" }] }],
+    ["an update with a wrong field type", { type: "changes", rev: 1, changes: [{ update: "section", id: "a", isExpanded: "yes" }] }],
+    ["an invalid id", { type: "changes", rev: 1, changes: [{ delete: "timer", id: "has space" }] }],
+    ["an insert missing a field", { type: "changes", rev: 1, changes: [{ insert: "section", id: "a", title: "A", createdDate: 1, order: "V" }] }],
+    ["a snapshot timer with string minutes", { ...fixture("server/snapshot.json"), timers: [{ ...fixture("server/snapshot.json").timers[0], minutes: "7" }] }],
+    ["an ack without opId", { type: "ack", rev: 1 }],
+    ["a reject with a broken current", { ...fixture("server/reject.json"), current: { id: "x" } }],
+  ];
+  for (const [what, message] of broken) {
+    test(`refuses ${what}`, () => {
+      assert.throws(() => parseServerMessage(message), ProtocolError);
+    });
+  }
+});
+
+describe("ids", () => {
+  test("entity ids: kind prefix + 12 base62 characters, valid on the wire", () => {
+    const section = protocol.newEntityId("section");
+    const timer = protocol.newEntityId("timer");
+    assert.match(section, /^s[0-9A-Za-z]{12}$/);
+    assert.match(timer, /^t[0-9A-Za-z]{12}$/);
+    assert.ok(protocol.isValidId(section) && protocol.isValidId(timer));
+  });
+
+  test("ids do not repeat", () => {
+    const ids = new Set(Array.from({ length: 2000 }, () => protocol.newEntityId("timer")));
+    assert.equal(ids.size, 2000);
+    assert.notEqual(protocol.newClientId(), protocol.newClientId());
+  });
+
+  test("id validity follows the protocol: 1 to 64 of A-Z a-z 0-9 _ -", () => {
+    assert.ok(protocol.isValidId("a"));
+    assert.ok(protocol.isValidId("x".repeat(64)));
+    assert.ok(protocol.isValidId("sec_prep-2"));
+    assert.ok(!protocol.isValidId(""));
+    assert.ok(!protocol.isValidId("x".repeat(65)));
+    assert.ok(!protocol.isValidId("é"));
+    assert.ok(!protocol.isValidId(7));
+  });
+});

@@ -1,0 +1,266 @@
+// @ts-check
+// socket.js with a fake WebSocket and a fake clock (no real time passes), driving a real Store.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, mock, test } from "node:test";
+
+import { BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, PING_INTERVAL_MS, PONG_TIMEOUT_MS } from "../constants.js";
+import * as protocol from "../protocol.js";
+import { Connection, backoffDelay } from "../socket.js";
+import { Store } from "../store.js";
+
+const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
+/** @param {string} path */
+const fixture = (path) => JSON.parse(readFileSync(new URL(path, FIXTURES), "utf8"));
+
+/** A page's session over a fake network; `advance` moves the fake clock and fires due timers. */
+function harness({ random = 0.5 } = {}) {
+  /** @type {FakeSocket[]} */
+  const sockets = [];
+  class FakeSocket {
+    static OPEN = 1;
+    /** @param {string} url */
+    constructor(url) {
+      this.url = url;
+      this.readyState = 0;
+      /** @type {any[]} */
+      this.sent = [];
+      /** @type {any} */ this.onopen = null;
+      /** @type {any} */ this.onmessage = null;
+      /** @type {any} */ this.onclose = null;
+      /** @type {any} */ this.onerror = null;
+      sockets.push(this);
+    }
+    /** @param {string} text */
+    send(text) { this.sent.push(JSON.parse(text)); }
+    close() { this.readyState = 3; }
+    open() { this.readyState = 1; this.onopen?.(); }
+    /** @param {object} message */
+    receive(message) { this.onmessage?.({ data: JSON.stringify(message) }); }
+    drop() { this.readyState = 3; this.onclose?.(); }
+  }
+
+  let now = 1_000_000;
+  /** @type {{due: number, action: () => void, cancelled: boolean}[]} */
+  const timers = [];
+  const env = {
+    WebSocket: /** @type {any} */ (FakeSocket),
+    setTimeout: (/** @type {() => void} */ action, /** @type {number} */ ms) => {
+      const timer = { due: now + ms, action, cancelled: false };
+      timers.push(timer);
+      return timer;
+    },
+    clearTimeout: (/** @type {any} */ timer) => { if (timer) timer.cancelled = true; },
+    random: () => random,
+    now: () => now,
+  };
+  /** @param {number} ms */
+  const advance = (ms) => {
+    const until = now + ms;
+    for (;;) {
+      const due = timers.filter((t) => !t.cancelled && t.due <= until).sort((a, b) => a.due - b.due)[0];
+      if (!due) break;
+      due.cancelled = true;
+      now = due.due;
+      due.action();
+    }
+    now = until;
+  };
+
+  const store = new Store();
+  /** @type {{state: string, attempt: number, detail?: string}[]} */
+  const statuses = [];
+  const connection = new Connection({
+    url: "ws://test/ws",
+    board: "kT3vQ9mZ2pXa",
+    clientId: "web-test",
+    env,
+    handler: {
+      welcome() {},
+      since: () => store.rev,
+      snapshot: (m) => store.loadSnapshot(m),
+      changes: (m) => store.applyChangeset(m).status,
+      ack: (m) => void store.ack(m.opId, m.rev),
+      reject: (m) => void store.reject(m.opId),
+      serverError() {},
+      unackedEdits: () => store.unackedEdits(),
+      status: (s) => statuses.push(s),
+    },
+  });
+  const socket = () => sockets[sockets.length - 1];
+  /** Opens the current socket and answers hello and join, the server's way. @param {object} answer */
+  const handshake = (answer = fixture("server/snapshot.json")) => {
+    socket().open();
+    socket().receive(fixture("server/welcome.json"));
+    socket().receive(answer);
+  };
+  /** @param {string} opId @param {any[]} ops */
+  const edit = (opId, ops) => {
+    store.addEdit(opId, ops, now);
+    connection.sendEdit({ opId, ops });
+  };
+  const sentTypes = () => socket().sent.map((m) => m.type);
+  return { connection, store, sockets, socket, statuses, advance, handshake, edit, sentTypes };
+}
+
+const rename = (/** @type {string} */ title) => [protocol.updateSection({ id: "sec-prep", title })];
+
+describe("session", () => {
+  test("hello, then join without since, then live on the snapshot", () => {
+    const h = harness();
+    h.connection.start();
+    assert.equal(h.connection.state, "connecting");
+    h.socket().open();
+    assert.deepStrictEqual(h.socket().sent, [{ type: "hello", protocol: 1, clientId: "web-test", name: "Browser" }]);
+    h.socket().receive(fixture("server/welcome.json"));
+    assert.deepStrictEqual(h.socket().sent[1], { type: "join", board: "kT3vQ9mZ2pXa" });
+    assert.equal(h.connection.isLive, false);
+    h.socket().receive(fixture("server/snapshot.json"));
+    assert.equal(h.connection.state, "live");
+    assert.equal(h.store.rev, 3);
+  });
+
+  test("edits go out at once while live, and wait while not", () => {
+    const h = harness();
+    h.connection.start();
+    h.edit("1", rename("Early"));
+    h.handshake();
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "edit", opId: "1", ops: rename("Early") }, "queued edit sent after the join");
+    h.edit("2", rename("Live"));
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "edit", opId: "2", ops: rename("Live") });
+    assert.deepEqual(h.sentTypes(), ["hello", "join", "edit", "edit"]);
+  });
+
+  test("after a drop: backoff, rejoin with since, resend unacked edits with the same opIds", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.socket().receive(fixture("server/changes-rename-section.json"));
+    h.edit("7", rename("Unacked"));
+    h.socket().drop();
+    assert.deepEqual(h.statuses.at(-1), { state: "reconnecting", attempt: 1, detail: undefined });
+    h.edit("8", rename("Offline edit"));
+    assert.equal(h.sockets.length, 1);
+    h.advance(backoffDelay(1, 0.5) - 1);
+    assert.equal(h.sockets.length, 1, "not before the backoff");
+    h.advance(1);
+    assert.equal(h.sockets.length, 2);
+    h.handshake({ type: "resume", board: "kT3vQ9mZ2pXa", since: 4, rev: 4 });
+    assert.deepStrictEqual(h.socket().sent.slice(1), [
+      { type: "join", board: "kT3vQ9mZ2pXa", since: 4 },
+      { type: "edit", opId: "7", ops: rename("Unacked") },
+      { type: "edit", opId: "8", ops: rename("Offline edit") },
+    ]);
+    assert.equal(h.connection.state, "live");
+    assert.equal(h.connection.attempt, 0);
+    // The server had applied 7 before the drop: a duplicate ack settles it.
+    h.socket().receive({ type: "changes", rev: 5, changes: [{ update: "section", id: "sec-prep", title: "Unacked" }] });
+    h.socket().receive({ type: "ack", opId: "7", rev: 5, duplicate: true });
+    assert.deepEqual(h.store.pending.map((e) => e.opId), ["8"]);
+  });
+
+  test("reconnect delays grow, are jittered, and are capped", () => {
+    assert.equal(backoffDelay(1, 0), BACKOFF_BASE_MS);
+    assert.equal(backoffDelay(2, 0), BACKOFF_BASE_MS * 2);
+    assert.equal(backoffDelay(1, 1), Math.round(BACKOFF_BASE_MS * (1 - BACKOFF_JITTER)));
+    assert.equal(backoffDelay(50, 0), BACKOFF_MAX_MS);
+    const h = harness({ random: 0 });
+    h.connection.start();
+    h.socket().drop();
+    h.advance(BACKOFF_BASE_MS);
+    h.socket().drop();
+    assert.deepEqual(h.statuses.at(-1), { state: "reconnecting", attempt: 2, detail: undefined });
+    h.advance(BACKOFF_BASE_MS * 2 - 1);
+    assert.equal(h.sockets.length, 2);
+    h.advance(1);
+    assert.equal(h.sockets.length, 3);
+  });
+
+  test("a gap in revisions: rejoin with since, ignore changes until the answer", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.edit("1", [protocol.updateTimer({ id: "tim-eggs", minutes: 8 })]);
+    h.socket().receive(fixture("server/changes-toggle-section.json")); // rev 5 after rev 3
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", since: 3 });
+    assert.equal(h.connection.isLive, false);
+    h.socket().receive(fixture("server/changes-rename-section.json")); // rev 4, of the old subscription
+    assert.equal(h.store.rev, 3, "changes before the resume are ignored");
+    h.socket().receive({ type: "resume", board: "kT3vQ9mZ2pXa", since: 3, rev: 5 });
+    h.socket().receive(fixture("server/changes-rename-section.json"));
+    h.socket().receive(fixture("server/changes-toggle-section.json"));
+    assert.equal(h.store.rev, 5);
+    assert.equal(h.store.confirmed.sections.get("sec-prep")?.isExpanded, false);
+    assert.deepEqual(h.sentTypes(), ["hello", "join", "edit", "join"], "one rejoin; the edit already sent on this socket is not sent again");
+  });
+
+  test("a resume from another revision than asked: rejoin for a snapshot", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.socket().drop();
+    h.advance(BACKOFF_MAX_MS);
+    h.handshake({ type: "resume", board: "kT3vQ9mZ2pXa", since: 2, rev: 4 });
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa" });
+  });
+
+  test("heartbeat: a ping every interval; no pong in time means a dead socket", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.advance(PING_INTERVAL_MS);
+    const ping = h.socket().sent.at(-1);
+    assert.equal(ping.type, "ping");
+    h.socket().receive({ type: "pong", t: ping.t, serverTime: ping.t + 1000 });
+    h.advance(PONG_TIMEOUT_MS);
+    assert.equal(h.connection.state, "live", "answered: still live");
+    h.advance(PING_INTERVAL_MS - PONG_TIMEOUT_MS);
+    assert.equal(h.socket().sent.at(-1).type, "ping");
+    h.advance(PONG_TIMEOUT_MS);
+    assert.equal(h.connection.state, "reconnecting");
+    assert.equal(h.socket().readyState, 3, "the dead socket was closed");
+  });
+
+  test("offline stops retrying; online tries at once", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.connection.goOffline();
+    assert.equal(h.connection.state, "offline");
+    h.advance(BACKOFF_MAX_MS * 10);
+    assert.equal(h.sockets.length, 1);
+    h.connection.goOnline();
+    assert.equal(h.sockets.length, 2);
+    assert.equal(h.connection.state, "reconnecting");
+  });
+
+  test("board_not_found is final: offline with a reason, no retry", () => {
+    const h = harness();
+    h.connection.start();
+    h.socket().open();
+    h.socket().receive(fixture("server/welcome.json"));
+    h.socket().receive({ type: "error", code: "board_not_found", message: "no board kT3vQ9mZ2pXa" });
+    assert.equal(h.connection.state, "offline");
+    assert.match(h.statuses.at(-1)?.detail ?? "", /does not exist/);
+    h.advance(BACKOFF_MAX_MS * 10);
+    h.connection.goOnline();
+    assert.equal(h.sockets.length, 1);
+  });
+
+  test("a malformed message is skipped without breaking the session", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    const warn = mock.method(console, "warn", () => {});
+    try {
+      h.socket().onmessage?.({ data: "{not json" });
+      h.socket().receive({ type: "changes", rev: 4 });
+    } finally {
+      warn.mock.restore();
+    }
+    assert.equal(warn.mock.callCount(), 2, "each skipped message is logged");
+    h.socket().receive(fixture("server/changes-rename-section.json"));
+    assert.equal(h.store.rev, 4);
+  });
+});

@@ -1,0 +1,213 @@
+// @ts-check
+// Orchestrates the board's DOM: the first snapshot is built whole; after that, each new displayed
+// board is diffed against the previous one and only the ids and fields that changed are patched
+// (dom_patch.js does the touching). Also the connection indicator and the toasts.
+
+import { DEFAULT_LIMITS, TOAST_MS } from "./constants.js";
+import {
+  appendToast, bodyOf, createSectionElement, createTimerElement, fieldOf, formatField, isDirty, placeElement,
+  removeElement, renderConnection, setExpanded, setFieldValue, timerListOf,
+} from "./dom_patch.js";
+import { diffBoards, orderedSections, orderedTimers, timersBySection } from "./store.js";
+
+/** @typedef {import("./store.js").Board} Board */
+/** @typedef {import("./dom_patch.js").FieldInput} FieldInput */
+/** @typedef {import("./protocol.js").Section} Section */
+/** @typedef {import("./protocol.js").Timer} Timer */
+
+export class BoardView {
+  /** @param {HTMLElement} container #sections */
+  constructor(container) {
+    this.container = container;
+    this.doc = container.ownerDocument;
+    /** @type {Map<string, HTMLElement>} every section and timer element, by id */
+    this.elements = new Map();
+    /** @type {Board | null} what the DOM shows now */
+    this.shown = null;
+    this.limits = { ...DEFAULT_LIMITS };
+    /** True while patching: moving a focused node can fire focusout, which must not commit. */
+    this.patching = false;
+    /** Sections collapsed remotely while the user types inside them; applied when focus leaves. */
+    this.deferredCollapse = new Set();
+    /** Called when an element holding unsent text is removed by someone else. */
+    this.onLostEdit = (/** @type {string} */ _kind) => {};
+  }
+
+  /**
+   * Shows `board`: whole the first time, then by diff only.
+   * @param {Board} board
+   */
+  render(board) {
+    if (board === this.shown) return;
+    this.patching = true;
+    try {
+      if (this.shown === null) this.#build(board);
+      else this.#patch(this.shown, board);
+    } finally {
+      this.patching = false;
+    }
+    this.shown = board;
+    this.container.dataset.ready = "true";
+  }
+
+  /** Focus left a field: apply a collapse that was waiting for it. */
+  settle() {
+    for (const id of this.deferredCollapse) {
+      const section = this.shown?.sections.get(id);
+      const element = this.elements.get(id);
+      if (section && element) this.#applyExpanded(element, section.isExpanded);
+      else this.deferredCollapse.delete(id);
+    }
+  }
+
+  // MARK: first render
+
+  /** @param {Board} board */
+  #build(board) {
+    const timers = timersBySection(board);
+    const sections = orderedSections(board).map((section) => {
+      const element = this.#createSection(section);
+      timerListOf(element).append(...(timers.get(section.id) ?? []).map((t) => this.#createTimer(t)));
+      return element;
+    });
+    this.container.replaceChildren(...sections);
+  }
+
+  /** @param {Section} section */
+  #createSection(section) {
+    const element = createSectionElement(this.doc, section, this.limits.maxTitleLength);
+    this.elements.set(section.id, element);
+    return element;
+  }
+
+  /** @param {Timer} timer */
+  #createTimer(timer) {
+    const element = createTimerElement(this.doc, timer, this.limits);
+    this.elements.set(timer.id, element);
+    return element;
+  }
+
+  // MARK: patches
+
+  /**
+   * In the order the server lists changes: timer deletes, sections, timers, section deletes, so a
+   * timer moved out of a deleted section is in its new place before the old one goes.
+   * @param {Board} before @param {Board} after
+   */
+  #patch(before, after) {
+    const diff = diffBoards(before, after);
+    for (const id of diff.timers.removed) this.#remove(id);
+    this.#patchSections(diff.sections, after);
+    this.#patchTimers(diff.timers, after);
+    for (const id of diff.sections.removed) this.#remove(id);
+  }
+
+  /** @param {import("./store.js").EntityDiff} diff @param {Board} after */
+  #patchSections(diff, after) {
+    const moved = new Set(diff.added);
+    for (const id of diff.added) this.#createSection(/** @type {Section} */ (after.sections.get(id)));
+    for (const [id, fields] of diff.changed) {
+      const section = /** @type {Section} */ (after.sections.get(id));
+      const element = /** @type {HTMLElement} */ (this.elements.get(id));
+      if (fields.includes("title")) setFieldValue(/** @type {FieldInput} */ (fieldOf(element, "title")), section.title);
+      if (fields.includes("isExpanded")) this.#applyExpanded(element, section.isExpanded);
+      if (fields.includes("order")) moved.add(id);
+    }
+    if (moved.size) this.#place(this.container, orderedSections(after), moved);
+  }
+
+  /** @param {import("./store.js").EntityDiff} diff @param {Board} after */
+  #patchTimers(diff, after) {
+    /** @type {Map<string, Set<string>>} per section, its timers that were added or moved */
+    const moved = new Map();
+    const markMoved = (/** @type {Timer} */ timer) => moved.set(timer.sectionID, (moved.get(timer.sectionID) ?? new Set()).add(timer.id));
+    for (const id of diff.added) {
+      const timer = /** @type {Timer} */ (after.timers.get(id));
+      this.#createTimer(timer);
+      markMoved(timer);
+    }
+    for (const [id, fields] of diff.changed) {
+      const timer = /** @type {Timer} */ (after.timers.get(id));
+      const element = /** @type {HTMLElement} */ (this.elements.get(id));
+      for (const field of /** @type {const} */ (["title", "minutes", "seconds"])) {
+        if (fields.includes(field)) setFieldValue(/** @type {FieldInput} */ (fieldOf(element, field)), formatField(field, timer[field]));
+      }
+      if (fields.includes("order") || fields.includes("sectionID")) markMoved(timer);
+    }
+    for (const [sectionId, ids] of moved) {
+      const section = this.elements.get(sectionId);
+      if (section) this.#place(timerListOf(section), orderedTimers(after, sectionId), ids);
+    }
+  }
+
+  /**
+   * Puts the added or moved items of one list in place, moving only them. Going from the last
+   * to the first, each is put right before its successor, which is already in place: either it
+   * did not move (and unmoved items keep their relative order), or it was placed just before.
+   * @param {HTMLElement} parent
+   * @param {{id: string}[]} siblings in display order
+   * @param {Set<string>} moved
+   */
+  #place(parent, siblings, moved) {
+    for (let index = siblings.length - 1; index >= 0; index -= 1) {
+      if (!moved.has(siblings[index].id)) continue;
+      const element = /** @type {HTMLElement} */ (this.elements.get(siblings[index].id));
+      const next = index + 1 < siblings.length ? this.elements.get(siblings[index + 1].id) ?? null : null;
+      placeElement(parent, element, next);
+    }
+  }
+
+  /** @param {string} id */
+  #remove(id) {
+    const element = this.elements.get(id);
+    if (!element) return;
+    const active = this.doc.activeElement;
+    if (active instanceof HTMLInputElement && active.dataset.field && element.contains(active) && isDirty(/** @type {FieldInput} */ (active))) {
+      this.onLostEdit(/** @type {string} */ (element.dataset.kind));
+    }
+    removeElement(element);
+    this.elements.delete(id);
+    this.deferredCollapse.delete(id);
+  }
+
+  /**
+   * An expand toggle touches only its section. Hiding the body under the user's caret would blur
+   * the field they are typing in, so a collapse waits until focus leaves it.
+   * @param {HTMLElement} element @param {boolean} expanded
+   */
+  #applyExpanded(element, expanded) {
+    const id = /** @type {string} */ (element.dataset.id);
+    if (!expanded && bodyOf(element).contains(this.doc.activeElement)) {
+      this.deferredCollapse.add(id);
+      return;
+    }
+    this.deferredCollapse.delete(id);
+    if (element.dataset.expanded !== String(expanded)) setExpanded(element, expanded);
+  }
+}
+
+// MARK: page chrome
+
+export class StatusView {
+  /** @param {HTMLElement} indicator #connection @param {HTMLElement} toasts #toasts */
+  constructor(indicator, toasts) {
+    this.indicator = indicator;
+    this.toasts = toasts;
+    this.status = { state: "connecting", attempt: 0, detail: /** @type {string | undefined} */ (undefined), pending: 0 };
+  }
+
+  /** @param {Partial<StatusView["status"]>} update */
+  update(update) {
+    this.status = { ...this.status, ...update };
+    renderConnection(this.indicator, this.status);
+  }
+
+  /**
+   * A brief message, read out by screen readers (the area is role=status).
+   * @param {string} text
+   */
+  toast(text) {
+    const toast = appendToast(this.toasts, text);
+    setTimeout(() => toast.remove(), TOAST_MS);
+  }
+}

@@ -114,7 +114,14 @@ private struct Edit {
             }
             let order = try orderKey(for: position, among: siblingTimers(in: sectionID), moving: id)
             let timer = BoardTimer(
-                id: id, sectionID: sectionID, title: title, minutes: minutes, seconds: seconds, createdDate: now, order: order)
+                id: id,
+                sectionID: sectionID,
+                title: title,
+                minutes: minutes,
+                seconds: seconds,
+                createdDate: now,
+                order: order
+            )
             setTimer(id, timer)
 
         case .updateTimer(let id, let title, let minutes, let seconds):

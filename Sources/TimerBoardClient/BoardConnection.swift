@@ -33,7 +33,9 @@ public final class BoardConnection {
         task = Task {
             do {
                 try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 24), logger: logger) {
-                    inbound, outbound, _ in
+                    inbound,
+                    outbound,
+                    _ in
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for await frame in outgoingFrames {

@@ -126,30 +126,52 @@ private let now: Int64 = 1_000
         Refusal(name: "unknown timer", ops: [.deleteTimer(id: "s1")], kind: .notFound, index: 0),
         Refusal(
             name: "an id a timer already has",
-            ops: [.addSection(id: "t1", title: "x", isExpanded: true, position: .first)], kind: .duplicateID, index: 0),
+            ops: [.addSection(id: "t1", title: "x", isExpanded: true, position: .first)],
+            kind: .duplicateID,
+            index: 0
+        ),
         Refusal(
             name: "an id deleted earlier in the same edit",
             ops: [.deleteTimer(id: "t1"), .addSection(id: "t1", title: "x", isExpanded: true, position: .first)],
-            kind: .duplicateID, index: 1),
+            kind: .duplicateID,
+            index: 1
+        ),
         Refusal(name: "an empty title", ops: [.updateSection(id: "s1", title: "", isExpanded: nil)], kind: .invalidField, index: 0),
         Refusal(name: "a blank title", ops: [.updateSection(id: "s1", title: "  \t", isExpanded: nil)], kind: .invalidField, index: 0),
         Refusal(
             name: "a title over 200 characters",
             ops: [.updateTimer(id: "t1", title: String(repeating: "é", count: 201), minutes: nil, seconds: nil)],
-            kind: .invalidField, index: 0),
+            kind: .invalidField,
+            index: 0
+        ),
         Refusal(
-            name: "a title with a newline", ops: [.updateSection(id: "s1", title: "a\nb", isExpanded: nil)], kind: .invalidField, index: 0),
+            name: "a title with a newline",
+            ops: [.updateSection(id: "s1", title: "a\nb", isExpanded: nil)],
+            kind: .invalidField,
+            index: 0
+        ),
         Refusal(name: "minutes over 999", ops: [.updateTimer(id: "t1", title: nil, minutes: 1_000, seconds: nil)], kind: .invalidField, index: 0),
         Refusal(name: "negative minutes", ops: [.updateTimer(id: "t1", title: nil, minutes: -1, seconds: nil)], kind: .invalidField, index: 0),
         Refusal(name: "60 seconds", ops: [.updateTimer(id: "t1", title: nil, minutes: nil, seconds: 60)], kind: .invalidField, index: 0),
         Refusal(
             name: "a timer in a missing section",
-            ops: [.addTimer(id: "t9", sectionID: "s9", title: "x", minutes: 1, seconds: 0, position: .first)], kind: .notFound, index: 0),
+            ops: [.addTimer(id: "t9", sectionID: "s9", title: "x", minutes: 1, seconds: 0, position: .first)],
+            kind: .notFound,
+            index: 0
+        ),
         Refusal(name: "a position naming the item itself", ops: [.moveSection(id: "s1", position: .after("s1"))], kind: .invalidField, index: 0),
-        Refusal(name: "a position naming a non-sibling", ops: [.moveTimer(id: "t1", sectionID: nil, position: .after("s2"))], kind: .notFound, index: 0),
+        Refusal(
+            name: "a position naming a non-sibling",
+            ops: [.moveTimer(id: "t1", sectionID: nil, position: .after("s2"))],
+            kind: .notFound,
+            index: 0
+        ),
         Refusal(
             name: "the second operation fails, so the first is undone",
-            ops: [.updateSection(id: "s1", title: "Changed", isExpanded: false), .deleteTimer(id: "gone")], kind: .notFound, index: 1),
+            ops: [.updateSection(id: "s1", title: "Changed", isExpanded: false), .deleteTimer(id: "gone")],
+            kind: .notFound,
+            index: 1
+        ),
     ]
 
     @Test(arguments: refused)
@@ -181,7 +203,9 @@ private let now: Int64 = 1_000
         _ = try board.apply([.addSection(id: "s", title: "S", isExpanded: true, position: .first)], now: now)
         for index in 0..<300 {
             _ = try board.apply(
-                [.addTimer(id: EntityID("t\(index)")!, sectionID: "s", title: "T", minutes: 1, seconds: 0, position: .first)], now: now)
+                [.addTimer(id: EntityID("t\(index)")!, sectionID: "s", title: "T", minutes: 1, seconds: 0, position: .first)],
+                now: now
+            )
         }
         let ordered = board.orderedTimers(in: "s").map(\.id.rawValue)
         #expect(ordered == (0..<300).reversed().map { "t\($0)" })

@@ -29,12 +29,18 @@ import Testing
         Case(json: #"{"type":"edit","opId":"2","ops":[{"op":"fly","id":"a"}]}"#, code: .unknownOp, opID: "2", opIndex: 0),
         Case(
             json: #"{"type":"edit","opId":"3","ops":[{"op":"deleteTimer","id":"a"},{"op":"updateTimer","id":"a","minutes":"7"}]}"#,
-            code: .badMessage, opID: "3", opIndex: 1),
+            code: .badMessage,
+            opID: "3",
+            opIndex: 1
+        ),
         Case(json: #"{"type":"edit","opId":"4","ops":[{"op":"updateTimer","id":"a","minutes":7.5}]}"#, code: .badMessage, opID: "4", opIndex: 0),
         Case(json: #"{"type":"edit","opId":"5","ops":[{"op":"addSection","id":"a b","title":"x"}]}"#, code: .invalidField, opID: "5", opIndex: 0),
         Case(
             json: #"{"type":"edit","opId":"6","ops":[{"op":"moveSection","id":"a","position":"middle"}]}"#,
-            code: .invalidField, opID: "6", opIndex: 0),
+            code: .invalidField,
+            opID: "6",
+            opIndex: 0
+        ),
         Case(json: #"{"type":"edit","opId":"7","ops":[{"op":"addSection","id":"a"}]}"#, code: .badMessage, opID: "7", opIndex: 0),
     ]
 

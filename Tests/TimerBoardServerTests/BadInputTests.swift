@@ -46,17 +46,33 @@ import TimerBoardClient
         Case(
             "an overlong title",
             #"{"type":"edit","opId":"e9","ops":[{"op":"updateSection","id":"s1","title":"\#(String(repeating: "x", count: 201))"}]}"#,
-            .invalidField, opID: "e9"),
-        Case("minutes out of range", #"{"type":"edit","opId":"e10","ops":[{"op":"updateTimer","id":"t1","minutes":1000}]}"#, .invalidField, opID: "e10"),
-        Case("seconds out of range", #"{"type":"edit","opId":"e11","ops":[{"op":"updateTimer","id":"t1","seconds":60}]}"#, .invalidField, opID: "e11"),
+            .invalidField,
+            opID: "e9"
+        ),
+        Case(
+            "minutes out of range",
+            #"{"type":"edit","opId":"e10","ops":[{"op":"updateTimer","id":"t1","minutes":1000}]}"#,
+            .invalidField,
+            opID: "e10"
+        ),
+        Case(
+            "seconds out of range",
+            #"{"type":"edit","opId":"e11","ops":[{"op":"updateTimer","id":"t1","seconds":60}]}"#,
+            .invalidField,
+            opID: "e11"
+        ),
         Case(
             "too many operations",
             #"{"type":"edit","opId":"e12","ops":[\#(Array(repeating: #"{"op":"updateSection","id":"s1","title":"x"}"#, count: 101).joined(separator: ","))]}"#,
-            .tooManyOps, opID: "e12"),
+            .tooManyOps,
+            opID: "e12"
+        ),
         Case(
             "a message over the size limit",
             #"{"type":"edit","opId":"e13","ops":[{"op":"updateSection","id":"s1","title":"\#(String(repeating: "x", count: 70_000))"}]}"#,
-            .tooLarge, opID: "e13"),
+            .tooLarge,
+            opID: "e13"
+        ),
         Case("a second hello of another protocol version", #"{"type":"hello","protocol":2,"clientId":"x"}"#, .versionMismatch),
     ]
 
@@ -95,6 +111,7 @@ import TimerBoardClient
     @Test func messagesBeforeHelloAndEditsBeforeJoinAreRefused() async throws {
         try await LiveServer.fresh().run { server in
             let connection = BoardConnection(url: server.webSocketURL)
+            // Nothing else is sent to this connection, so no presence can interleave here.
             connection.send(.join(.init(board: "anything")))
             guard case .error(.helloRequired, _) = try await connection.receive() else { throw TestFailure("expected hello_required") }
             connection.send(.edit(.init(opID: "early", ops: [.deleteTimer(id: "t1")])))

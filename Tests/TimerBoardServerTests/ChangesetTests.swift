@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
-import TimerBoardClient
 import Testing
+import TimerBoardClient
 
 @Suite(.timeLimit(.minutes(2))) struct ChangesetTests {
     @Test func aRenameReachesTheOtherClientAsOneUpdateOfOneField() async throws {

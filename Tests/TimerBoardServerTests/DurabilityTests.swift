@@ -24,24 +24,24 @@ import TimerBoardServer
 
             let returning = try await server.peer("bob")
             returning.connection.send(.join(.init(board: board, since: left.revision)))
-            guard case .resume(_, let since, let revision) = try await returning.connection.receive() else {
+            guard case .resume(_, let since, let revision) = try await returning.receiveWithoutApplying() else {
                 throw TestFailure("expected a resume")
             }
             #expect(since == left.revision)
             #expect(revision == left.revision + 50)
             var replica = left
             for _ in 0..<50 {
-                let message = try await returning.connection.receive()
+                let message = try await returning.receiveWithoutApplying()
                 guard case .changes = message else { throw TestFailure("expected changes, got \(message)") }
                 try replica.apply(message)
             }
             #expect(replica.board == alice.replica.board)
             // Nothing more was sent for the past: the next message answers a new edit.
             returning.connection.send(.edit(.init(opID: "after", ops: [.updateSection(id: "s1", title: nil, isExpanded: false)])))
-            let next = try await returning.connection.receive()
+            let next = try await returning.receiveWithoutApplying()
             try replica.apply(next)
             #expect(replica.revision == revision + 1)
-            guard case .ack(let opID, revision + 1, false) = try await returning.connection.receive() else {
+            guard case .ack(let opID, revision + 1, false) = try await returning.receiveWithoutApplying() else {
                 throw TestFailure("expected the ack of the new edit")
             }
             #expect(opID == "after")
@@ -76,12 +76,18 @@ import TimerBoardServer
             let alice = try await handle.peer("alice")
             try await alice.join(board)
             try await alice.edit([.addSection(id: "s1", title: "Prep", isExpanded: true, position: .first)], opID: "add-s1")
-            guard case .ack(_, let revision, false) = try await alice.edit(
-                [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)], opID: "add-t1")
+            guard
+                case .ack(_, let revision, false) = try await alice.edit(
+                    [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)],
+                    opID: "add-t1"
+                )
             else { throw TestFailure("first send must be acked") }
             // Resent on the same connection: the same outcome, marked duplicate, nothing applied.
-            guard case .ack(_, revision, true) = try await alice.edit(
-                [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)], opID: "add-t1")
+            guard
+                case .ack(_, revision, true) = try await alice.edit(
+                    [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)],
+                    opID: "add-t1"
+                )
             else { throw TestFailure("a resend must be acked as a duplicate") }
             await alice.close()
             return (board, revision)
@@ -91,7 +97,9 @@ import TimerBoardServer
             let snapshot = try await alice.join(board)
             #expect(snapshot.revision == firstRevision)
             let outcome = try await alice.edit(
-                [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)], opID: "add-t1")
+                [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)],
+                opID: "add-t1"
+            )
             guard case .ack(_, firstRevision, true) = outcome else { throw TestFailure("after a restart, expected a duplicate ack: \(outcome)") }
             #expect(try await handle.serverSnapshot(board).revision == firstRevision)
             await alice.close()

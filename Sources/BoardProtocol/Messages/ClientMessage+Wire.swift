@@ -59,6 +59,9 @@ extension ClientMessage {
         case MessageType.leave:
             guard !tooLarge else { throw tooLargeError }
             return .leave
+        case MessageType.presence:
+            guard !tooLarge else { throw tooLargeError }
+            return .presence(editing: try reader.optionalID("editing"))
         default:
             if tooLarge { throw tooLargeError }
             throw ProtocolError(.unknownType, "\"\(type)\" is not a message type")
@@ -115,6 +118,10 @@ extension ClientMessage {
             writer.double(t)
         case .leave:
             writer.field("type", MessageType.leave)
+        case .presence(let editing):
+            writer.field("type", MessageType.presence)
+            writer.key("editing")
+            if let editing { writer.string(editing.rawValue) } else { writer.null() }
         }
         writer.endObject()
         return writer.bytes

@@ -8,6 +8,8 @@ public enum ClientMessage: Hashable, Sendable {
     /// `t` is echoed back in the pong.
     case ping(t: Double)
     case leave
+    /// What this client is editing now (a section or timer id), for the others to see.
+    case presence(editing: EntityID?)
 
     public struct Hello: Hashable, Sendable {
         public var protocolVersion: Int
@@ -50,6 +52,7 @@ enum MessageType {
     static let edit = "edit"
     static let ping = "ping"
     static let leave = "leave"
+    static let presence = "presence"
     static let welcome = "welcome"
     static let snapshot = "snapshot"
     static let resume = "resume"

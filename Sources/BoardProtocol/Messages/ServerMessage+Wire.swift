@@ -76,6 +76,20 @@ extension ServerMessage {
             writer.field("type", MessageType.error)
             writer.field("code", code.rawValue)
             writer.field("message", message)
+        case .presence(let users):
+            writer.field("type", MessageType.presence)
+            writer.key("users")
+            writer.beginArray()
+            for user in users {
+                writer.beginObject()
+                writer.field("clientId", user.clientID)
+                writer.field("name", user.name)
+                writer.field("color", user.color)
+                writer.key("editing")
+                if let editing = user.editing { writer.string(editing.rawValue) } else { writer.null() }
+                writer.endObject()
+            }
+            writer.endArray()
         }
         writer.endObject()
         return writer.bytes
@@ -123,7 +137,8 @@ extension ServerMessage {
             var current: Entity?
             if let value = reader.value("current") {
                 let entity = try FieldReader(value, path: "current")
-                current = entity.value("sectionID") == nil
+                current =
+                    entity.value("sectionID") == nil
                     ? .section(try Section(wire: entity)) : .timer(try BoardTimer(wire: entity))
             }
             return .reject(
@@ -139,6 +154,17 @@ extension ServerMessage {
             return .pong(t: try reader.optionalNumber("t") ?? 0, serverTime: try reader.int("serverTime"))
         case MessageType.error:
             return .error(code: try errorCode(reader), message: try reader.string("message"))
+        case MessageType.presence:
+            let users = try ChangeCoding.array(reader, "users").enumerated().map { (index, value) throws(ProtocolError) in
+                let user = try FieldReader(value, path: "users[\(index)]")
+                return PresenceUser(
+                    clientID: try user.string("clientId"),
+                    name: try user.string("name"),
+                    color: try user.string("color"),
+                    editing: try user.optionalID("editing")
+                )
+            }
+            return .presence(users)
         default:
             throw ProtocolError(.unknownType, "\"\(type)\" is not a server message type")
         }

@@ -10,6 +10,23 @@ public enum ServerMessage: Hashable, Sendable {
     case reject(Reject)
     case pong(t: Double, serverTime: Int64)
     case error(code: ErrorCode, message: String)
+    /// Everyone on the board now, the receiver included. Never stored.
+    case presence([PresenceUser])
+
+    public struct PresenceUser: Hashable, Sendable {
+        public var clientID: String
+        public var name: String
+        /// A CSS colour, the same for a client id every time.
+        public var color: String
+        public var editing: EntityID?
+
+        public init(clientID: String, name: String, color: String, editing: EntityID?) {
+            self.clientID = clientID
+            self.name = name
+            self.color = color
+            self.editing = editing
+        }
+    }
 
     public struct Snapshot: Hashable, Sendable {
         public var board: String

@@ -1,7 +1,7 @@
-import BoardStore
-import Foundation
 import BoardCore
 import BoardProtocol
+import BoardStore
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -58,7 +58,12 @@ func buildWebSocketRouter(
     router.ws("/ws") { inbound, outbound, _ in
         let connectionID = connectionCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let session = ClientSession(
-            connectionID: connectionID, registry: registry, configuration: configuration, clock: clock, logger: logger)
+            connectionID: connectionID,
+            registry: registry,
+            configuration: configuration,
+            clock: clock,
+            logger: logger
+        )
         try await session.run(inbound: inbound, writer: outbound)
     }
     return router

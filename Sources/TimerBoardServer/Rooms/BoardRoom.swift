@@ -26,6 +26,8 @@ actor BoardRoom {
     private let logger: Logger
 
     private var subscribers: [Int: Outbound] = [:]
+    /// Who is on the board, by connection; presence only, never stored.
+    private var participants: [Int: Participant] = [:]
     private var recentChangesets: ChangesetLog
     private var outcomes: OutcomeLog
     /// Deliveries waiting for their revision to be durable, in revision order.
@@ -99,7 +101,7 @@ actor BoardRoom {
 
     /// Subscribes `outbound`: it receives a snapshot (or, with `since` still in the log, a
     /// resume and the missed changesets), then every later changeset, with no gap or duplicate.
-    func join(_ outbound: Outbound, since: Int64?) -> JoinResult {
+    func join(_ outbound: Outbound, since: Int64?, as participant: Participant) -> JoinResult {
         guard !isClosed else { return .closed }
         if let since, since <= revision, let missed = recentChangesets.frames(after: since) {
             enqueue(.direct(outbound, encode(.resume(board: boardID, since: since, revision: revision))))
@@ -108,12 +110,18 @@ actor BoardRoom {
             enqueue(.direct(outbound, encode(.snapshot(snapshot()))))
         }
         enqueue(.subscribe(outbound))
+        participants[outbound.id] = participant
+        enqueuePresence()
         deliverDurable()
         return .joined
     }
 
     func leave(_ outbound: Outbound) {
         subscribers[outbound.id] = nil
+        if participants.removeValue(forKey: outbound.id) != nil {
+            enqueuePresence()
+            deliverDurable()
+        }
         // A join still waiting in the outbox must not subscribe it later.
         outbox.removeAll { entry in
             switch entry.delivery {
@@ -121,6 +129,24 @@ actor BoardRoom {
             case .broadcast: false
             }
         }
+    }
+
+    // MARK: Presence
+
+    /// Records what the connection's user is editing and tells everyone on the board.
+    func setEditing(_ editing: EntityID?, by outbound: Outbound) {
+        guard var participant = participants[outbound.id], participant.editing != editing else { return }
+        participant.editing = editing
+        participants[outbound.id] = participant
+        enqueuePresence()
+        deliverDurable()
+    }
+
+    /// Presence goes through the outbox like everything else, so a joining client gets it
+    /// after its snapshot, never before.
+    private func enqueuePresence() {
+        let users = participants.values.map(\.presenceUser).sorted { ($0.name, $0.clientID) < ($1.name, $1.clientID) }
+        enqueue(.broadcast(encode(.presence(users))))
     }
 
     // MARK: Editing
@@ -224,6 +250,7 @@ actor BoardRoom {
         unsaved.removeAll()
         for subscriber in subscribers.values { subscriber.finish() }
         subscribers.removeAll()
+        participants.removeAll()
     }
 
     // MARK: Outbox
@@ -242,6 +269,7 @@ actor BoardRoom {
             case .broadcast(let frame):
                 for subscriber in subscribers.values where !subscriber.send(frame) {
                     subscribers[subscriber.id] = nil
+                    participants[subscriber.id] = nil
                     if subscriber.didOverflow {
                         logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])
                     }

@@ -18,6 +18,7 @@ struct ClientSession {
     /// What the connection has said so far.
     private struct State {
         var clientID: String?
+        var name = "Guest"
         var room: BoardRoom?
     }
 
@@ -93,6 +94,7 @@ struct ClientSession {
                 throw ProtocolError(.versionMismatch, "this server speaks protocol \(protocolVersion), not \(hello.protocolVersion)")
             }
             state.clientID = hello.clientID
+            state.name = hello.name ?? "Guest"
             return send(.welcome(serverTime: clock.now(), limits: configuration.limits))
         }
         guard let clientID = state.clientID else {
@@ -103,7 +105,7 @@ struct ClientSession {
         switch request {
         case .hello: break
         case .join(let join):
-            try await joinBoard(join, state: &state)
+            try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
             await room.edit(edit, clientID: clientID, from: outbound)
@@ -112,19 +114,23 @@ struct ClientSession {
         case .leave:
             guard state.room != nil else { throw ProtocolError(.notJoined, "not on a board") }
             await leaveBoard(&state)
+        case .presence(let editing):
+            guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first") }
+            await room.setEditing(editing, by: outbound)
         }
     }
 
     /// Moves the connection to another board (or the same one, afresh). A join that fails
     /// leaves the connection where it was.
-    private func joinBoard(_ join: ClientMessage.Join, state: inout State) async throws {
+    private func joinBoard(_ join: ClientMessage.Join, clientID: String, state: inout State) async throws {
         // A room can close between lookup and join (it went idle); the registry then loads anew.
         for _ in 0..<3 {
             guard let room = try await registry.room(for: join.board) else {
                 throw ProtocolError(.boardNotFound, "no board \(join.board)")
             }
             await leaveBoard(&state)
-            if case .joined = await room.join(outbound, since: join.since) {
+            let participant = Participant(clientID: clientID, name: state.name, editing: nil)
+            if case .joined = await room.join(outbound, since: join.since, as: participant) {
                 state.room = room
                 return
             }

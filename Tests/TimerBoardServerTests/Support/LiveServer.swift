@@ -14,9 +14,11 @@ struct LiveServer: Sendable {
     static func fresh(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws -> LiveServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
-        configuration.dataDirectory = FileManager.default.temporaryDirectory
+        configuration.dataDirectory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("timerboard-test-\(UUID().uuidString)").path
-        configuration.webRoot = URL(fileURLWithPath: #filePath)
+        configuration.webRoot =
+            URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("web-static").path
         adjust(&configuration)
@@ -42,7 +44,10 @@ struct LiveServer: Sendable {
         /// Creates a board over HTTP and returns its id.
         func createBoard(title: String = "Test board") async throws -> String {
             let response = try await client.execute(
-                uri: "/api/boards", method: .post, body: ByteBuffer(string: #"{"title":"\#(title)"}"#))
+                uri: "/api/boards",
+                method: .post,
+                body: ByteBuffer(string: #"{"title":"\#(title)"}"#)
+            )
             guard response.status == .created, case .object(let fields)? = JSONValue.parse(Data(response.body.readableBytesView)),
                 case .string(let id)? = fields["id"]
             else { throw TestFailure("creating a board answered \(response.status)") }

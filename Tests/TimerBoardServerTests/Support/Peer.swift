@@ -20,12 +20,28 @@ final class Peer {
         guard case .welcome = try await connection.receive() else { throw TestFailure("no welcome") }
     }
 
-    /// The next message; board messages are applied to the replica.
+    /// The latest presence list the server sent.
+    private(set) var presence: [ServerMessage.PresenceUser] = []
+
+    /// The next message other than presence (which comes whenever anyone joins or leaves);
+    /// board messages are applied to the replica.
     func receive() async throws -> ServerMessage {
-        let message = try await connection.receive()
-        received.append(message)
+        let message = try await receiveWithoutApplying()
         try replica.apply(message)
         return message
+    }
+
+    /// The next message other than presence, not applied to the replica.
+    func receiveWithoutApplying() async throws -> ServerMessage {
+        while true {
+            let message = try await connection.receive()
+            received.append(message)
+            if case .presence(let users) = message {
+                presence = users
+                continue
+            }
+            return message
+        }
     }
 
     /// Joins and returns the snapshot.

@@ -81,8 +81,13 @@ struct RandomEditor {
         case 46..<64:
             let section = someSection(board)
             return .addTimer(
-                id: newID(), sectionID: section, title: title(), minutes: Int.random(in: 0...90, using: &rng),
-                seconds: Int.random(in: 0...59, using: &rng), position: position(among: board.orderedTimers(in: section).map(\.id)))
+                id: newID(),
+                sectionID: section,
+                title: title(),
+                minutes: Int.random(in: 0...90, using: &rng),
+                seconds: Int.random(in: 0...59, using: &rng),
+                position: position(among: board.orderedTimers(in: section).map(\.id))
+            )
         case 64..<78:
             // One in ten is out of range and must be rejected.
             let minutes = Int.random(in: 0..<10, using: &rng) == 0 ? 5_000 : Int.random(in: 0...90, using: &rng)

@@ -34,7 +34,9 @@ func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry) ->
     let router = Router()
     router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
     router.get("/health") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        // How many boards are in memory tells an operator (and a test) that idle boards leave.
+        let body = #"{"status":"ok","liveBoards":\#(await registry.liveRoomCount)}"#
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
     }
     // A board's link opens the same single page as the start page.
     let indexPath = configuration.webRoot + "/index.html"

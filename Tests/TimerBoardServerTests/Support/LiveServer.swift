@@ -54,6 +54,15 @@ struct LiveServer: Sendable {
             return id
         }
 
+        /// How many boards the server holds in memory, from `/health`.
+        func liveBoards() async throws -> Int {
+            let response = try await client.execute(uri: "/health", method: .get)
+            guard case .object(let fields)? = JSONValue.parse(Data(response.body.readableBytesView)),
+                case .int(let count)? = fields["liveBoards"]
+            else { throw TestFailure("health has no liveBoards") }
+            return Int(count)
+        }
+
         /// A new client that has said hello.
         func peer(_ clientID: String = "c-\(UUID().uuidString.prefix(8))") async throws -> Peer {
             try await Peer(url: webSocketURL, clientID: clientID)

@@ -7,10 +7,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_documented_script_is_the_one_in_scripts():
+def test_the_documented_scripts_are_the_ones_in_scripts():
     doc = (ROOT / "docs" / "protocol.md").read_text()
-    documented = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
-    assert documented == (ROOT / "scripts" / "drive_board.py").read_text()
+    documented = re.findall(r"```python\n(#!.*?)```", doc, re.S)
+    assert len(documented) == 2
+    for name in ("drive_board.py", "wait_for_timer.py"):
+        assert (ROOT / "scripts" / name).read_text() in documented, f"docs/protocol.md and scripts/{name} differ"
 
 
 def test_the_script_adds_a_section_and_a_timer_and_renames_the_section(server):
@@ -27,3 +29,12 @@ def test_the_script_adds_a_section_and_a_timer_and_renames_the_section(server):
     assert [section["title"] for section in snapshot["sections"]] == ["Mise en place"]
     assert [timer["title"] for timer in snapshot["timers"]] == ["Eggs"]
     assert snapshot["rev"] == 3
+
+
+def test_the_timer_script_starts_a_timer_and_sees_the_server_finish_it(server):
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "wait_for_timer.py"), server.http],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("egg is running at revision 1")
+    assert lines[-1].startswith("egg is finished at revision 2")

@@ -40,6 +40,18 @@ extension Board {
     }
 }
 
+extension Board {
+    /// Finishes the running timers whose deadline is at or before `now`, as the server does when
+    /// time runs out; returns the changes (empty when none was due).
+    public mutating func finishExpiredTimers(now: Int64) -> [Change] {
+        var edit = Edit(board: self, limits: BoardLimits(), now: now)
+        self = Board()
+        edit.finishExpiredTimers()
+        self = edit.board
+        return edit.changes()
+    }
+}
+
 /// One edit in progress: the board as the edit changes it, and each touched entity as it was.
 private struct Edit {
     var board: Board
@@ -128,7 +140,12 @@ private struct Edit {
             guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
             if let title { try checkTitle(title, id: id) }
             try checkDuration(minutes: minutes ?? timer.minutes, seconds: seconds ?? timer.seconds, id: id)
-            setTimer(id, TimerPatch(title: title, minutes: minutes, seconds: seconds).applied(to: timer))
+            var updated = TimerPatch(title: title, minutes: minutes, seconds: seconds).applied(to: timer)
+            // A new length keeps the time already counted; if that is already past it, the timer is done.
+            if updated.run.status == .running || updated.run.status == .paused, updated.run.elapsed(at: now) >= updated.duration {
+                updated.run = TimerRun(status: .finished, elapsed: updated.duration)
+            }
+            setTimer(id, updated)
 
         case .moveTimer(let id, let sectionID, let position):
             guard var timer = board.timers[id] else { throw .notFound(id, "timer") }
@@ -141,6 +158,56 @@ private struct Edit {
         case .deleteTimer(let id):
             guard board.timers[id] != nil else { throw .notFound(id, "timer") }
             setTimer(id, nil)
+
+        case .startTimer(let id):
+            guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
+            start(timer)
+        case .pauseTimer(let id):
+            guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
+            pause(timer)
+        case .resetTimer(let id):
+            guard var timer = board.timers[id] else { throw .notFound(id, "timer") }
+            timer.run = .idle
+            setTimer(id, timer)
+        case .startSection(let id):
+            guard board.sections[id] != nil else { throw .notFound(id, "section") }
+            for timer in board.orderedTimers(in: id) where timer.run.status == .idle || timer.run.status == .paused {
+                start(timer)
+            }
+        case .pauseSection(let id):
+            guard board.sections[id] != nil else { throw .notFound(id, "section") }
+            for timer in board.orderedTimers(in: id) { pause(timer) }
+        }
+    }
+
+    // MARK: Running
+
+    private mutating func start(_ timer: BoardTimer) {
+        var timer = timer
+        switch timer.run.status {
+        case .running: return
+        case .idle, .paused: timer.run = TimerRun(status: .running, startedAt: now, elapsed: timer.run.elapsed)
+        case .finished: timer.run = TimerRun(status: .running, startedAt: now, elapsed: 0)
+        }
+        setTimer(timer.id, timer)
+    }
+
+    private mutating func pause(_ timer: BoardTimer) {
+        guard timer.run.status == .running else { return }
+        var timer = timer
+        let elapsed = timer.run.elapsed(at: now)
+        // Paused after its deadline but before the server marked it: it has finished.
+        timer.run = elapsed >= timer.duration ? TimerRun(status: .finished, elapsed: timer.duration) : TimerRun(status: .paused, elapsed: elapsed)
+        setTimer(timer.id, timer)
+    }
+
+    /// Marks every running timer whose deadline has passed as finished.
+    mutating func finishExpiredTimers() {
+        for timer in board.timers.values.sorted(by: { $0.id < $1.id }) {
+            guard let deadline = timer.deadline, deadline <= now else { continue }
+            var finished = timer
+            finished.run = TimerRun(status: .finished, elapsed: timer.duration)
+            setTimer(timer.id, finished)
         }
     }
 

@@ -21,12 +21,23 @@ public enum BoardOperation: Hashable, Sendable {
     /// Moves within the timer's section, or into `sectionID` when given.
     case moveTimer(id: EntityID, sectionID: EntityID?, position: Position)
     case deleteTimer(id: EntityID)
+    /// Starts an idle timer, resumes a paused one, restarts a finished one; a running one is left alone.
+    case startTimer(id: EntityID)
+    /// Pauses a running timer, keeping the time it has counted.
+    case pauseTimer(id: EntityID)
+    /// Back to idle with nothing counted.
+    case resetTimer(id: EntityID)
+    /// Starts (or resumes) every idle or paused timer of the section.
+    case startSection(id: EntityID)
+    /// Pauses every running timer of the section.
+    case pauseSection(id: EntityID)
 
     /// The entity the operation is about.
     public var entityID: EntityID {
         switch self {
         case .addSection(let id, _, _, _), .updateSection(let id, _, _), .moveSection(let id, _), .deleteSection(let id),
-            .addTimer(let id, _, _, _, _, _), .updateTimer(let id, _, _, _), .moveTimer(let id, _, _), .deleteTimer(let id):
+            .addTimer(let id, _, _, _, _, _), .updateTimer(let id, _, _, _), .moveTimer(let id, _, _), .deleteTimer(let id),
+            .startTimer(let id), .pauseTimer(let id), .resetTimer(let id), .startSection(let id), .pauseSection(let id):
             id
         }
     }

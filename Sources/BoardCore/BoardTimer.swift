@@ -1,6 +1,6 @@
 /// A timer inside a section. Named `BoardTimer` so it never clashes with Foundation's `Timer`;
 /// on the wire it is a "timer".
-public struct BoardTimer: Hashable, Sendable, Codable {
+public struct BoardTimer: Hashable, Sendable {
     public let id: EntityID
     public var sectionID: EntityID
     public var title: String
@@ -9,6 +9,8 @@ public struct BoardTimer: Hashable, Sendable, Codable {
     /// Milliseconds since 1970 by the server's clock, set once when the timer is added.
     public var createdDate: Int64
     public var order: OrderKey
+    /// Whether it runs; see `TimerRun`.
+    public var run: TimerRun
 
     public init(
         id: EntityID,
@@ -17,7 +19,8 @@ public struct BoardTimer: Hashable, Sendable, Codable {
         minutes: Int,
         seconds: Int,
         createdDate: Int64,
-        order: OrderKey
+        order: OrderKey,
+        run: TimerRun = .idle
     ) {
         self.id = id
         self.sectionID = sectionID
@@ -26,6 +29,7 @@ public struct BoardTimer: Hashable, Sendable, Codable {
         self.seconds = seconds
         self.createdDate = createdDate
         self.order = order
+        self.run = run
     }
 }
 
@@ -38,6 +42,8 @@ public struct TimerPatch: Hashable, Sendable {
     public var order: OrderKey?
     /// Never changed by an edit; present only when `diff` compares two unrelated boards.
     public var createdDate: Int64?
+    /// The whole run state: its three parts only mean something together.
+    public var run: TimerRun?
 
     public init(
         sectionID: EntityID? = nil,
@@ -45,7 +51,8 @@ public struct TimerPatch: Hashable, Sendable {
         minutes: Int? = nil,
         seconds: Int? = nil,
         order: OrderKey? = nil,
-        createdDate: Int64? = nil
+        createdDate: Int64? = nil,
+        run: TimerRun? = nil
     ) {
         self.sectionID = sectionID
         self.title = title
@@ -53,10 +60,11 @@ public struct TimerPatch: Hashable, Sendable {
         self.seconds = seconds
         self.order = order
         self.createdDate = createdDate
+        self.run = run
     }
 
     public var isEmpty: Bool {
-        sectionID == nil && title == nil && minutes == nil && seconds == nil && order == nil && createdDate == nil
+        sectionID == nil && title == nil && minutes == nil && seconds == nil && order == nil && createdDate == nil && run == nil
     }
 
     /// The fields of `new` that differ from `old`.
@@ -67,7 +75,8 @@ public struct TimerPatch: Hashable, Sendable {
             minutes: old.minutes == new.minutes ? nil : new.minutes,
             seconds: old.seconds == new.seconds ? nil : new.seconds,
             order: old.order == new.order ? nil : new.order,
-            createdDate: old.createdDate == new.createdDate ? nil : new.createdDate
+            createdDate: old.createdDate == new.createdDate ? nil : new.createdDate,
+            run: old.run == new.run ? nil : new.run
         )
     }
 
@@ -79,6 +88,7 @@ public struct TimerPatch: Hashable, Sendable {
         if let seconds { timer.seconds = seconds }
         if let order { timer.order = order }
         if let createdDate { timer.createdDate = createdDate }
+        if let run { timer.run = run }
         return timer
     }
 }

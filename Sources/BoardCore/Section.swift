@@ -1,5 +1,5 @@
 /// A collapsible group of timers.
-public struct Section: Hashable, Sendable, Codable {
+public struct Section: Hashable, Sendable {
     public let id: EntityID
     public var title: String
     public var isExpanded: Bool

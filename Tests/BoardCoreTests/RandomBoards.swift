@@ -21,6 +21,10 @@ enum RandomBoards {
     static let idPool: [EntityID] = (0..<14).map { EntityID("e\($0)")! }
     static let titles = ["Prep", "Bake", "Eggs", "Tea", "Rest", "Stand-up", "Ünïcödé ✓", "a"]
     static let orderKeys: [OrderKey] = ["1", "A", "V", "Vk", "c", "z", "zz"]
+    static let runs: [TimerRun] = [
+        .idle, TimerRun(status: .running, startedAt: 5, elapsed: 0), TimerRun(status: .paused, elapsed: 7),
+        TimerRun(status: .finished, elapsed: 60_000),
+    ]
 
     static func board(using rng: inout SeededGenerator) -> Board {
         var ids = idPool.shuffled(using: &rng)
@@ -47,7 +51,8 @@ enum RandomBoards {
                 minutes: Int.random(in: 0...3, using: &rng),
                 seconds: Int.random(in: 0...2, using: &rng),
                 createdDate: Int64.random(in: 0...3, using: &rng),
-                order: orderKeys.randomElement(using: &rng)!
+                order: orderKeys.randomElement(using: &rng)!,
+                run: runs.randomElement(using: &rng)!
             )
         }
         return board

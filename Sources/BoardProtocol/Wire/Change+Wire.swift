@@ -31,6 +31,10 @@ extension JSONWriter {
             if let seconds = patch.seconds { field("seconds", seconds) }
             if let order = patch.order { field("order", order.rawValue) }
             if let createdDate = patch.createdDate { field("createdDate", createdDate) }
+            if let run = patch.run {
+                key("run")
+                self.run(run)
+            }
         case .deleteTimer(let id):
             field("delete", "timer")
             field("id", id.rawValue)
@@ -66,7 +70,8 @@ extension Change {
                     minutes: try reader.optionalSmallInt("minutes"),
                     seconds: try reader.optionalSmallInt("seconds"),
                     order: try reader.optionalOrderKey("order"),
-                    createdDate: try reader.optionalInt("createdDate")
+                    createdDate: try reader.optionalInt("createdDate"),
+                    run: try TimerRun.optional(wire: reader)
                 )
                 self = .updateTimer(id, patch)
             default: throw ProtocolError(.badMessage, "\(reader.name("update")) must be section or timer")

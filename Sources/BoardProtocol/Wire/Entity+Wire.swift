@@ -21,6 +21,17 @@ extension JSONWriter {
         field("seconds", timer.seconds)
         field("createdDate", timer.createdDate)
         field("order", timer.order.rawValue)
+        key("run")
+        run(timer.run)
+    }
+
+    /// `{"status":"running","startedAt":1763740800000,"elapsed":0}`; `startedAt` only while running.
+    mutating func run(_ run: TimerRun) {
+        beginObject()
+        field("status", run.status.rawValue)
+        if let startedAt = run.startedAt { field("startedAt", startedAt) }
+        field("elapsed", run.elapsed)
+        endObject()
     }
 
     mutating func section(_ section: Section) {
@@ -48,6 +59,23 @@ extension Section {
     }
 }
 
+extension TimerRun {
+    /// Reads the optional `run` field of a timer or a timer update.
+    static func optional(wire reader: FieldReader) throws(ProtocolError) -> TimerRun? {
+        guard let value = reader.value("run") else { return nil }
+        let run = try FieldReader(value, path: reader.name("run"))
+        let statusName = try run.string("status")
+        guard let status = Status(rawValue: statusName) else {
+            throw ProtocolError(.invalidField, "\(run.name("status")) must be idle, running, paused or finished")
+        }
+        let startedAt = try run.optionalInt("startedAt")
+        guard (status == .running) == (startedAt != nil) else {
+            throw ProtocolError(.invalidField, "\(run.name("startedAt")) is set exactly while running")
+        }
+        return TimerRun(status: status, startedAt: startedAt, elapsed: try run.int("elapsed"))
+    }
+}
+
 extension BoardTimer {
     init(wire reader: FieldReader) throws(ProtocolError) {
         self.init(
@@ -57,7 +85,8 @@ extension BoardTimer {
             minutes: try reader.smallInt("minutes"),
             seconds: try reader.smallInt("seconds"),
             createdDate: try reader.int("createdDate"),
-            order: try reader.orderKey("order")
+            order: try reader.orderKey("order"),
+            run: try TimerRun.optional(wire: reader) ?? .idle
         )
     }
 }

@@ -12,6 +12,11 @@ enum OperationName {
     static let updateTimer = "updateTimer"
     static let moveTimer = "moveTimer"
     static let deleteTimer = "deleteTimer"
+    static let startTimer = "startTimer"
+    static let pauseTimer = "pauseTimer"
+    static let resetTimer = "resetTimer"
+    static let startSection = "startSection"
+    static let pauseSection = "pauseSection"
 }
 
 extension BoardOperation {
@@ -53,6 +58,16 @@ extension BoardOperation {
             self = .moveTimer(id: id, sectionID: try reader.optionalID("sectionID"), position: try Position(wire: reader))
         case OperationName.deleteTimer:
             self = .deleteTimer(id: id)
+        case OperationName.startTimer:
+            self = .startTimer(id: id)
+        case OperationName.pauseTimer:
+            self = .pauseTimer(id: id)
+        case OperationName.resetTimer:
+            self = .resetTimer(id: id)
+        case OperationName.startSection:
+            self = .startSection(id: id)
+        case OperationName.pauseSection:
+            self = .pauseSection(id: id)
         default:
             throw ProtocolError(.unknownOp, "\(reader.name("op")) \"\(name)\" is not an operation")
         }
@@ -102,6 +117,21 @@ extension JSONWriter {
             self.position(position)
         case .deleteTimer(let id):
             field("op", OperationName.deleteTimer)
+            field("id", id.rawValue)
+        case .startTimer(let id):
+            field("op", OperationName.startTimer)
+            field("id", id.rawValue)
+        case .pauseTimer(let id):
+            field("op", OperationName.pauseTimer)
+            field("id", id.rawValue)
+        case .resetTimer(let id):
+            field("op", OperationName.resetTimer)
+            field("id", id.rawValue)
+        case .startSection(let id):
+            field("op", OperationName.startSection)
+            field("id", id.rawValue)
+        case .pauseSection(let id):
+            field("op", OperationName.pauseSection)
             field("id", id.rawValue)
         }
         endObject()

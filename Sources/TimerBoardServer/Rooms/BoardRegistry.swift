@@ -26,7 +26,9 @@ actor BoardRegistry {
         if let load = loading[boardID] { return try await load.value }
         let load = Task { [store, configuration, clock, logger] () -> BoardRoom? in
             guard let stored = try await store.loadBoard(id: boardID) else { return nil }
-            return BoardRoom(stored: stored, store: store, configuration: configuration, clock: clock, logger: logger)
+            let room = BoardRoom(stored: stored, store: store, configuration: configuration, clock: clock, logger: logger)
+            await room.activate()
+            return room
         }
         loading[boardID] = load
         defer { loading[boardID] = nil }

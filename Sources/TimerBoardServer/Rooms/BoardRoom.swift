@@ -37,6 +37,9 @@ actor BoardRoom {
     private var isSaving = false
     /// Set when the store failed or the room was unloaded; a closed room takes no more work.
     private(set) var isClosed = false
+    /// Wakes the room at the next timer deadline, to finish the timers that ran out.
+    private var expiryTask: Task<Void, Never>?
+    private var scheduledDeadline: Int64?
 
     private enum Delivery {
         case broadcast(ByteBuffer)
@@ -87,13 +90,15 @@ actor BoardRoom {
 
     /// True when nobody is subscribed and nothing is waiting to be stored or sent.
     private var isIdle: Bool {
-        subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving
+        // A board with running timers stays, so their completion is stored when it happens.
+        subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving && board.nextDeadline == nil
     }
 
     /// Closes the room if it is idle, so the registry can drop it. Returns whether it closed.
     func closeIfIdle() -> Bool {
         guard isIdle else { return false }
         isClosed = true
+        expiryTask?.cancel()
         return true
     }
 
@@ -187,16 +192,66 @@ actor BoardRoom {
             return
         }
 
+        await commit(changes, clientID: clientID, opID: edit.opID, now: now, editor: outbound)
+    }
+
+    /// Makes accepted changes the next revision: sent to everyone (and acked to the editor) once
+    /// they are durable.
+    private func commit(_ changes: [Change], clientID: String?, opID: String?, now: Int64, editor: Outbound?) async {
         revision += 1
         let frame = encode(.changes(Changeset(revision: revision, changes: changes)))
         recentChangesets.append(frame, revision: revision)
-        outcomes.record(.accepted(revision: revision), clientID: clientID, opID: edit.opID)
         enqueue(.broadcast(frame))
-        enqueue(.direct(outbound, encode(.ack(opID: edit.opID, revision: revision, duplicate: false))))
-        unsaved.append(
-            StoredChangeset(boardID: boardID, revision: revision, changes: changes, clientID: clientID, opID: edit.opID, time: now)
-        )
+        if let clientID, let opID {
+            outcomes.record(.accepted(revision: revision), clientID: clientID, opID: opID)
+        }
+        if let editor, let opID {
+            enqueue(.direct(editor, encode(.ack(opID: opID, revision: revision, duplicate: false))))
+        }
+        unsaved.append(StoredChangeset(boardID: boardID, revision: revision, changes: changes, clientID: clientID, opID: opID, time: now))
+        scheduleExpiry()
         await saveUnsaved()
+    }
+
+    // MARK: Timers
+
+    /// Finishes timers that ran out while the board was not loaded; call once after loading.
+    func activate() async {
+        await finishExpiredTimers()
+    }
+
+    /// Finishes every timer whose deadline has passed, as a changeset of the server's own.
+    private func finishExpiredTimers() async {
+        scheduledDeadline = nil
+        guard !isClosed else { return }
+        let now = clock.now()
+        let changes = board.finishExpiredTimers(now: now)
+        if changes.isEmpty {
+            scheduleExpiry()
+        } else {
+            await commit(changes, clientID: nil, opID: nil, now: now, editor: nil)
+        }
+    }
+
+    /// Keeps one sleeping task aimed at the earliest deadline of a running timer.
+    private func scheduleExpiry() {
+        let next = board.nextDeadline
+        guard next != scheduledDeadline else { return }
+        expiryTask?.cancel()
+        scheduledDeadline = next
+        guard let next else {
+            expiryTask = nil
+            return
+        }
+        expiryTask = Task { [weak self, clock] in
+            do {
+                try await clock.sleep(until: next)
+                try Task.checkCancellation()
+            } catch {
+                return  // rescheduled or closed
+            }
+            await self?.finishExpiredTimers()
+        }
     }
 
     private func reject(for error: EditError, in edit: ClientMessage.Edit) -> ServerMessage.Reject {
@@ -246,6 +301,7 @@ actor BoardRoom {
     private func fail(_ error: any Error) {
         logger.error("store append failed; closing the board", metadata: ["tb.error": "\(error)"])
         isClosed = true
+        expiryTask?.cancel()
         outbox.removeAll()
         unsaved.removeAll()
         for subscriber in subscribers.values { subscriber.finish() }

@@ -26,10 +26,13 @@ struct LiveServer: Sendable {
     }
 
     /// Starts the server, runs `body` with a handle on it, and stops the server.
-    func run<Value: Sendable>(_ body: @Sendable (Handle) async throws -> Value) async throws -> Value {
+    func run<Value: Sendable>(
+        clock: any ServerClock = SystemClock(),
+        _ body: @Sendable (Handle) async throws -> Value
+    ) async throws -> Value {
         var logger = Logger(label: "timerboard-test")
         logger.logLevel = .warning
-        let app = try buildApplication(configuration: configuration, logger: logger)
+        let app = try buildApplication(configuration: configuration, clock: clock, logger: logger)
         return try await app.test(.live) { client in
             try await body(Handle(client: client, port: client.port!))
         }

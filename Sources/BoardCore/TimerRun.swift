@@ -1,0 +1,55 @@
+/// Whether a timer runs, as instants rather than ticks: nothing needs to be sent while it runs.
+///
+/// Remaining time at any instant is `duration - elapsed(at:)`, which every client computes
+/// itself from the server's clock (see docs/protocol.md, "Timers that run").
+public struct TimerRun: Hashable, Sendable {
+    public enum Status: String, Hashable, Sendable, CaseIterable {
+        case idle
+        case running
+        case paused
+        case finished
+    }
+
+    public var status: Status
+    /// When the current run began, server epoch milliseconds; set only while running.
+    public var startedAt: Int64?
+    /// Milliseconds counted before `startedAt`: earlier runs, before a pause.
+    public var elapsed: Int64
+
+    public init(status: Status, startedAt: Int64? = nil, elapsed: Int64 = 0) {
+        self.status = status
+        self.startedAt = startedAt
+        self.elapsed = elapsed
+    }
+
+    public static let idle = TimerRun(status: .idle)
+
+    /// Milliseconds counted at `now`.
+    public func elapsed(at now: Int64) -> Int64 {
+        guard status == .running, let startedAt else { return elapsed }
+        return elapsed + max(0, now - startedAt)
+    }
+}
+
+extension BoardTimer {
+    /// The timer's length in milliseconds.
+    public var duration: Int64 { Int64(minutes * 60 + seconds) * 1_000 }
+
+    /// When a running timer reaches zero, server epoch milliseconds; nil unless running.
+    public var deadline: Int64? {
+        guard run.status == .running, let startedAt = run.startedAt else { return nil }
+        return startedAt + duration - run.elapsed
+    }
+
+    /// Milliseconds left at `now`, never below zero.
+    public func remaining(at now: Int64) -> Int64 {
+        max(0, duration - run.elapsed(at: now))
+    }
+}
+
+extension Board {
+    /// The earliest deadline of a running timer: when the board next has something to do.
+    public var nextDeadline: Int64? {
+        timers.values.compactMap(\.deadline).min()
+    }
+}

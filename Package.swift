@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", exact: "0.2.0"),
     ],
     targets: [
         // The domain: pure value types, no I/O, no framework.
@@ -63,11 +64,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The load generator behind `timerboard bench`.
+        .target(
+            name: "TimerBoardBench",
+            dependencies: [
+                "TimerBoardClient",
+                "BoardProtocol",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The executable only wires configuration to the server.
         .executableTarget(
             name: "timerboard",
             dependencies: [
                 "TimerBoardServer",
+                "TimerBoardBench",
                 "BoardProtocol",
                 "BoardCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -11,7 +11,7 @@ struct TimerBoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerboard",
         abstract: "A real-time collaboration server for boards of timers.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, Bench.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+
+/// One board, N subscribers, editors renaming a section at a set rate: latency from edit sent
+/// to each delivery and to the last subscriber, deliveries per second, bytes per changeset.
+public final class FanoutBench: Sendable {
+    public struct Step: Codable, Sendable {
+        public let editsPerSecond: Double
+        public let edits: Int
+        public let deliveries: UInt64
+        public let deliveriesPerSecond: Double
+        public let bytesPerChangeset: Int
+        /// Edit sent → each subscriber's delivery, milliseconds.
+        public let perDelivery: [String: Double]
+        /// Edit sent → the last subscriber's delivery, milliseconds.
+        public let lastSubscriber: [String: Double]
+        public let lostDeliveries: UInt64
+    }
+
+    private let http: BenchHTTP
+    private let subscriberCount: Int
+    private let board: String
+    private let editor: BenchSocket
+    private let subscribers: [BenchSocket]
+    private let state = Shared()
+    private let joined: AsyncStream<Void>
+
+    /// What the NIO threads of all subscribers record into.
+    private final class Shared: Sendable {
+        let lock = Mutex(State())
+        func withLock<Value>(_ body: (inout State) -> Value) -> Value { lock.withLock { body(&$0) } }
+    }
+
+    private struct State {
+        var sendTimes: [Int: UInt64] = [:]
+        var deliveredCount: [Int: Int] = [:]
+        var deliveries: UInt64 = 0
+        var lastDeliveryAt: UInt64 = 0
+        var bytesPerChangeset = 0
+        var perDelivery = LatencyHistogram()
+        var lastSubscriber = LatencyHistogram()
+    }
+
+    /// Connects `subscribers` clients and one editor to a new board and waits until all joined.
+    public static func connect(server: String, subscribers: Int) async throws -> FanoutBench {
+        let http = BenchHTTP(base: server)
+        let board = try await http.createBoard(title: "fanout bench")
+        let bench = FanoutBench(http: http, board: board, subscriberCount: subscribers)
+        var joins = bench.joined.makeAsyncIterator()
+        for _ in 0...subscribers { _ = await joins.next() }  // subscribers plus the editor
+        return bench
+    }
+
+    private init(http: BenchHTTP, board: String, subscriberCount: Int) {
+        self.http = http
+        self.board = board
+        self.subscriberCount = subscriberCount
+        let state = self.state
+        let (joined, joinedContinuation) = AsyncStream.makeStream(of: Void.self)
+        self.joined = joined
+        let url = http.webSocketURL
+        editor = BenchSocket(url: url) { text, _ in
+            if text.hasPrefix(#"{"type":"snapshot""#) { joinedContinuation.yield() }
+        }
+        helloAndJoin(editor, clientID: "bench-editor", board: board)
+        // The section the edits rename; an edit of a missing id would be rejected, not fanned out.
+        editor.send(#"{"type":"edit","opId":"setup","ops":[{"op":"addSection","id":"s","title":"b0"}]}"#)
+        subscribers = (0..<subscriberCount).map { index in
+            let socket = BenchSocket(url: url) { text, arrivedAt in
+                if text.hasPrefix(#"{"type":"changes""#) {
+                    Self.recordDelivery(text, arrivedAt: arrivedAt, state: state, subscribers: subscriberCount)
+                } else if text.hasPrefix(#"{"type":"snapshot""#) {
+                    joinedContinuation.yield()
+                }
+            }
+            helloAndJoin(socket, clientID: "bench-sub-\(index)", board: board)
+            return socket
+        }
+    }
+
+    private static func recordDelivery(_ text: String, arrivedAt: UInt64, state: Shared, subscribers: Int) {
+        guard let range = text.range(of: #""title":"b"#) else { return }
+        let seq = Int(text[range.upperBound...].prefix { $0.isNumber }) ?? 0
+        state.withLock { state in
+            guard let sentAt = state.sendTimes[seq] else { return }
+            let latency = (arrivedAt &- sentAt) / 1_000
+            state.perDelivery.record(microseconds: latency)
+            state.deliveries += 1
+            state.lastDeliveryAt = max(state.lastDeliveryAt, arrivedAt)
+            state.bytesPerChangeset = text.utf8.count
+            let count = state.deliveredCount[seq, default: 0] + 1
+            state.deliveredCount[seq] = count
+            if count == subscribers { state.lastSubscriber.record(microseconds: latency) }
+        }
+    }
+
+    private let nextSeq = Atomic<Int>(1)
+
+    /// Sends title edits at `rate` per second for `seconds`, then waits for the deliveries.
+    public func step(rate: Double, seconds: Double) async throws -> Step {
+        state.withLock { state in
+            state.perDelivery = LatencyHistogram()
+            state.lastSubscriber = LatencyHistogram()
+            state.deliveries = 0
+            state.deliveredCount = [:]
+        }
+        let edits = max(1, Int(rate * seconds))
+        let interval = Duration.seconds(1 / rate)
+        let clock = ContinuousClock()
+        var next = clock.now
+        let firstSentAt = uptimeNanoseconds()
+        for _ in 0..<edits {
+            let seq = nextSeq.wrappingAdd(1, ordering: .relaxed).oldValue
+            let message = #"{"type":"edit","opId":"\#(seq)","ops":[{"op":"updateSection","id":"s","title":"b\#(seq)"}]}"#
+            state.withLock { $0.sendTimes[seq] = uptimeNanoseconds() }
+            editor.send(message)
+            next = next.advanced(by: interval)
+            try await clock.sleep(until: next)
+        }
+        // Wait for every delivery, or give up on stragglers after 10 s of silence.
+        let expected = UInt64(edits * subscriberCount)
+        var lastCount: UInt64 = 0
+        var quietSince = clock.now
+        while true {
+            let count = state.withLock { $0.deliveries }
+            if count >= expected { break }
+            if count != lastCount {
+                lastCount = count
+                quietSince = clock.now
+            } else if clock.now - quietSince > .seconds(10) {
+                break
+            }
+            try await clock.sleep(for: .milliseconds(5))
+        }
+        return state.withLock { state in
+            let elapsed = Double(max(1, state.lastDeliveryAt &- firstSentAt)) / 1e9
+            return Step(
+                editsPerSecond: rate,
+                edits: edits,
+                deliveries: state.deliveries,
+                deliveriesPerSecond: Double(state.deliveries) / elapsed,
+                bytesPerChangeset: state.bytesPerChangeset,
+                perDelivery: state.perDelivery.summary,
+                lastSubscriber: state.lastSubscriber.summary,
+                lostDeliveries: expected - min(expected, state.deliveries)
+            )
+        }
+    }
+
+    public func close() async {
+        await editor.close()
+        for subscriber in subscribers { await subscriber.close() }
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import TimerBoardBench
+
+/// `timerboard bench SCENARIO`: load against a running server; prints a table and writes JSON.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure a running TimerBoard server.",
+        subcommands: [Fanout.self, Saturate.self, AckedEdits.self, TimerExpiry.self, IdleConnections.self]
+    )
+
+    struct Common: ParsableArguments {
+        @Option(help: "The server's HTTP address.") var server = "http://127.0.0.1:8080"
+        @Option(help: "Write the results as JSON to this file.") var json: String?
+
+        func write<Value: Encodable>(_ value: Value) throws {
+            guard let json else { return }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(value).write(to: URL(fileURLWithPath: json))
+        }
+    }
+
+    static func row(_ step: FanoutBench.Step) -> String {
+        func ms(_ summary: [String: Double], _ key: String) -> String { String(format: "%7.2f", summary[key] ?? 0) }
+        return String(
+            format: "%8.0f %8d %12.0f %6d   %@ %@ %@   %@ %@ %@ %6d", step.editsPerSecond, step.edits, step.deliveriesPerSecond,
+            step.bytesPerChangeset, ms(step.perDelivery, "p50"), ms(step.perDelivery, "p99"), ms(step.perDelivery, "p99.9"),
+            ms(step.lastSubscriber, "p50"), ms(step.lastSubscriber, "p99"), ms(step.lastSubscriber, "p99.9"), step.lostDeliveries)
+    }
+
+    static let header =
+        "edits/s    edits  deliveries/s  bytes   each: p50     p99   p99.9   last: p50     p99   p99.9   lost (ms)"
+
+    struct Fanout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One board, N subscribers, edits at a fixed rate.")
+        @OptionGroup var common: Common
+        @Option(help: "Subscribed connections.") var subscribers = 1_000
+        @Option(help: "Edits per second.") var rate = 20.0
+        @Option(help: "Seconds of editing.") var seconds = 10.0
+
+        func run() async throws {
+            let bench = try await FanoutBench.connect(server: common.server, subscribers: subscribers)
+            let step = try await bench.step(rate: rate, seconds: seconds)
+            await bench.close()
+            print("fanout: \(subscribers) subscribers")
+            print(Bench.header)
+            print(Bench.row(step))
+            try common.write(step)
+        }
+    }
+
+    struct Saturate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Raise the edit rate until p99 to the last subscriber passes 100 ms.")
+        @OptionGroup var common: Common
+        @Option(help: "Subscribed connections.") var subscribers = 1_000
+        @Option(help: "Seconds per rate.") var seconds = 5.0
+        @Option(help: "The p99 (ms, edit to last subscriber) that marks the knee.") var limit = 100.0
+
+        func run() async throws {
+            let bench = try await FanoutBench.connect(server: common.server, subscribers: subscribers)
+            print("saturate: \(subscribers) subscribers, knee at p99 (last subscriber) > \(limit) ms")
+            print(Bench.header)
+            var steps: [FanoutBench.Step] = []
+            var rate = 20.0
+            while rate <= 20_000 {
+                let step = try await bench.step(rate: rate, seconds: seconds)
+                print(Bench.row(step))
+                steps.append(step)
+                if (step.lastSubscriber["p99"] ?? 0) > limit || step.lostDeliveries > 0 { break }
+                rate *= 2
+            }
+            await bench.close()
+            let knee = steps.last { ($0.lastSubscriber["p99"] ?? 0) <= limit && $0.lostDeliveries == 0 }
+            print("knee: \(knee.map { String(format: "%.0f deliveries/s at %.0f edits/s", $0.deliveriesPerSecond, $0.editsPerSecond) } ?? "below the first rate")")
+            try common.write(steps)
+        }
+    }
+
+    struct AckedEdits: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Durable (acked) edits per second, with edits pipelined.")
+        @OptionGroup var common: Common
+        @Option(help: "Editing clients, each on its own board.") var clients = 10
+        @Option(help: "Edits each client keeps in flight.") var window = 16
+        @Option(help: "Seconds of editing.") var seconds = 10.0
+
+        func run() async throws {
+            let result = try await AckedEditsBench.run(server: common.server, clients: clients, window: window, seconds: seconds)
+            print(
+                String(
+                    format: "acked edits: %d clients × window %d: %.0f acked edits/s; ack latency p50 %.2f ms, p99 %.2f ms",
+                    clients, window, result.ackedEditsPerSecond, result.ackLatency["p50"] ?? 0, result.ackLatency["p99"] ?? 0))
+            try common.write(result)
+        }
+    }
+
+    struct TimerExpiry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Many running timers: completion lateness at the clients.")
+        @OptionGroup var common: Common
+        @Option(help: "Running timers.") var timers = 1_000
+        @Option(help: "Subscribed clients measuring.") var subscribers = 10
+
+        func run() async throws {
+            let result = try await TimerExpiryBench.run(server: common.server, timers: timers, subscribers: subscribers)
+            print(
+                String(
+                    format: "timer expiry: %d timers, %d clients, %d completions seen: lateness p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                    result.timers, result.subscribers, result.completionsSeen, result.lateness["p50"] ?? 0, result.lateness["p99"] ?? 0,
+                    result.lateness["max"] ?? 0))
+            try common.write(result)
+        }
+    }
+
+    struct IdleConnections: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "idle", abstract: "Server memory per idle subscribed connection.")
+        @OptionGroup var common: Common
+        @Option(help: "The server's process id, to read its memory.") var serverPid: Int32
+        @Option(help: "Idle connections.") var connections = 10_000
+
+        func run() async throws {
+            let result = try await IdleConnectionsBench.run(server: common.server, serverPID: serverPid, connections: connections)
+            print(String(format: "idle: %d connections: %.0f bytes of server memory each", connections, result.bytesPerConnection))
+            try common.write(result)
+        }
+    }
+}

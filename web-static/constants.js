@@ -13,6 +13,7 @@ export const MSG = Object.freeze({
   edit: "edit",
   ping: "ping",
   leave: "leave",
+  presence: "presence",
   // server → client
   welcome: "welcome",
   snapshot: "snapshot",
@@ -34,6 +35,11 @@ export const OP = Object.freeze({
   updateTimer: "updateTimer",
   moveTimer: "moveTimer",
   deleteTimer: "deleteTimer",
+  startTimer: "startTimer",
+  pauseTimer: "pauseTimer",
+  resetTimer: "resetTimer",
+  startSection: "startSection",
+  pauseSection: "pauseSection",
 });
 
 /** The key that names a change's action, and the entity kinds it applies to. */
@@ -50,12 +56,33 @@ export const FIELD = Object.freeze({
   seconds: "seconds",
   createdDate: "createdDate",
   order: "order",
+  run: "run",
   position: "position",
+});
+
+/** A timer's running state (`run`, docs/protocol.md "Timers that run"). */
+export const RUN = Object.freeze({
+  status: "status",
+  startedAt: "startedAt",
+  elapsed: "elapsed",
+  idle: "idle",
+  running: "running",
+  paused: "paused",
+  finished: "finished",
+});
+
+/** Fields of a presence message's users. */
+export const PRESENCE = Object.freeze({
+  users: "users",
+  clientId: "clientId",
+  name: "name",
+  color: "color",
+  editing: "editing",
 });
 
 /** Fields a change may carry, per kind (inserts carry all of them, plus `id` and `createdDate`). */
 export const SECTION_FIELDS = Object.freeze([FIELD.title, FIELD.isExpanded, FIELD.order]);
-export const TIMER_FIELDS = Object.freeze([FIELD.sectionID, FIELD.title, FIELD.minutes, FIELD.seconds, FIELD.order]);
+export const TIMER_FIELDS = Object.freeze([FIELD.sectionID, FIELD.title, FIELD.minutes, FIELD.seconds, FIELD.order, FIELD.run]);
 
 /** Positions of an added or moved item among its siblings. */
 export const POSITION = Object.freeze({ first: "first", last: "last", before: "before", after: "after" });
@@ -112,8 +139,9 @@ export const BACKOFF_MAX_MS = 15000;
 export const BACKOFF_JITTER = 0.5;
 /** How long a toast stays on screen. */
 export const TOAST_MS = 5000;
-/** What `hello.name` says about us (at most 40 characters). */
-export const CLIENT_NAME = "Browser";
+/** What `hello.name` says about us: the name the user chose, else "Guest" and a number. */
+export const NAME_MAX_LENGTH = 40;
+export const GUEST_NAME_PREFIX = "Guest ";
 
 // MARK: HTTP and local storage
 
@@ -121,3 +149,5 @@ export const API_BOARDS = "/api/boards";
 export const BOARD_PATH_PREFIX = "/b/";
 export const RECENT_BOARDS_KEY = "timerboard.recentBoards";
 export const RECENT_BOARDS_MAX = 12;
+/** The display name the user chose (or was given), shared by every board on this device. */
+export const NAME_KEY = "timerboard.name";

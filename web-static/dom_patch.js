@@ -21,6 +21,10 @@
 //   form.add-section [name=title]               the "add section" form
 //   #connection[data-state=connecting|live|reconnecting|offline][data-pending=N]
 //   #toasts                                     role=status live region for messages
+//   #presence > li[data-client-id]              the others on the board: .user-dot (their colour) and .presence-name
+//   #user-name                                  this user's display name (form.name-form); .me-dot their colour
+//   [data-editing-by]                           a section's .section-header or a timer's <li> that someone else
+//                                               is editing: their name(s); style --editor-color: their colour
 //   #board-title, .copy-link, form.new-board, #recent-boards, #all-boards (start page)
 
 /** @typedef {import("./protocol.js").Section} Section */
@@ -319,6 +323,54 @@ export function placeElement(parent, element, before) {
 /** @param {HTMLElement} element */
 export function removeElement(element) {
   element.remove();
+}
+
+// MARK: presence
+
+/** A colour from the server, or the muted one if it is not a plain hex colour. @param {string} color */
+export function safeColor(color) {
+  return /^#[0-9A-Fa-f]{3,8}$/.test(color) ? color : "var(--muted)";
+}
+
+/**
+ * Marks (or unmarks, with null) the element that shows who else is editing a section or timer:
+ * its header for a section, its row for a timer. Touches that one element's attributes only.
+ * @param {HTMLElement} entity [data-kind]
+ * @param {{names: string, color: string} | null} editors
+ */
+export function markEditing(entity, editors) {
+  const target = /** @type {HTMLElement} */ (entity.dataset.kind === "section" ? entity.querySelector(".section-header") : entity);
+  if (!editors) {
+    if (target.hasAttribute("data-editing-by")) {
+      target.removeAttribute("data-editing-by");
+      target.style.removeProperty("--editor-color");
+    }
+    return;
+  }
+  if (target.dataset.editingBy !== editors.names) target.dataset.editingBy = editors.names;
+  const color = safeColor(editors.color);
+  if (target.style.getPropertyValue("--editor-color") !== color) target.style.setProperty("--editor-color", color);
+}
+
+/**
+ * The list of the others on the board (small, outside the board: rebuilt when it changes).
+ * @param {HTMLElement} list #presence
+ * @param {{clientId: string, name: string, color: string, editing: string | null}[]} users
+ * @param {(id: string) => string | null} describe what an id names, for "editing …" hints
+ */
+export function renderPresenceList(list, users, describe) {
+  const doc = list.ownerDocument;
+  list.replaceChildren(...users.map((user) => {
+    const editing = user.editing ? describe(user.editing) : null;
+    const item = h(doc, "li", { class: "presence-user", "data-client-id": user.clientId, title: editing ? `${user.name}, editing ${editing}` : user.name }, [
+      h(doc, "span", { class: "user-dot", "aria-hidden": "true" }),
+      h(doc, "span", { class: "presence-name" }, [user.name]),
+      ...(editing ? [h(doc, "span", { class: "visually-hidden" }, [`, editing ${editing}`])] : []),
+    ]);
+    if (editing) item.dataset.editing = "true";
+    item.style.setProperty("--user-color", safeColor(user.color));
+    return item;
+  }));
 }
 
 // MARK: page chrome

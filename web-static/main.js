@@ -4,13 +4,14 @@
 // listener per event type, on the document; handlers find their element with closest().
 
 import {
-  API_BOARDS, BOARD_PATH_PREFIX, CONNECTION, DEFAULT_LIMITS, KIND, RECENT_BOARDS_KEY, RECENT_BOARDS_MAX, WS_PATH,
+  API_BOARDS, BOARD_PATH_PREFIX, CONNECTION, DEFAULT_LIMITS, GUEST_NAME_PREFIX, KIND, NAME_KEY, NAME_MAX_LENGTH, OP,
+  RECENT_BOARDS_KEY, RECENT_BOARDS_MAX, WS_PATH,
 } from "./constants.js";
 import { acceptField, armButton, fillSectionMenu, formatField, isDirty, renderBoardLinks, revertField, setFieldValue } from "./dom_patch.js";
 import * as protocol from "./protocol.js";
 import { Connection } from "./socket.js";
 import { Store, orderedSections, orderedTimers } from "./store.js";
-import { BoardView, StatusView } from "./views.js";
+import { BoardView, PresenceView, StatusView } from "./views.js";
 
 /** @typedef {import("./dom_patch.js").FieldInput} FieldInput */
 /** @typedef {import("./protocol.js").Op} Op */
@@ -20,7 +21,7 @@ const BOARD_ROUTE = /^\/b\/([A-Za-z0-9_-]{1,64})\/?$/;
 
 /**
  * The board page's parts; null on the start page.
- * @type {null | {store: Store, connection: Connection, view: BoardView, nextOpId: number}}
+ * @type {null | {store: Store, connection: Connection, view: BoardView, presence: PresenceView, nextOpId: number}}
  */
 let board = null;
 const status = new StatusView(byId("connection"), byId("toasts"));
@@ -59,15 +60,26 @@ function openBoard(id) {
   const view = new BoardView(byId("sections"));
   view.onLostEdit = (kind) => status.toast(`The ${kind} you were editing was deleted by someone else.`);
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const name = loadName();
+  /** @type {HTMLInputElement} */ (byId("user-name")).value = name;
+  const clientId = protocol.newClientId();
   const connection = new Connection({
     url: `${scheme}//${location.host}${WS_PATH}`,
     board: id,
-    clientId: protocol.newClientId(),
+    clientId,
+    name,
     handler: sessionHandler(),
   });
-  board = { store, connection, view, nextOpId: 1 };
-  Object.assign(window, { timerboard: { store, socket: connection, view, state: boardState } });
-  showBoardTitle(id);
+  const presence = new PresenceView({
+    list: byId("presence"),
+    myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")),
+    elements: view.elements,
+    clientId,
+    describe: describeEntity,
+  });
+  board = { store, connection, view, presence, nextOpId: 1 };
+  Object.assign(window, { timerboard: { store, socket: connection, view, presence, state: boardState } });
+  showBoardTitle(id, loadRecent().find((b) => b.id === id)?.title ?? "");
   addEventListener("online", () => connection.goOnline());
   addEventListener("offline", () => connection.goOffline());
   doc.addEventListener("visibilitychange", () => doc.visibilityState === "visible" && connection.goOnline());
@@ -78,20 +90,24 @@ function openBoard(id) {
   connection.start();
 }
 
-/** @param {string} id */
-async function showBoardTitle(id) {
-  const fallback = loadRecent().find((b) => b.id === id)?.title;
-  let title = fallback ?? "";
-  try {
-    const answer = await fetchJSON(API_BOARDS);
-    title = (answer.boards ?? []).find((/** @type {{id: string}} */ b) => b.id === id)?.title ?? title;
-  } catch {
-    // The title is a nicety: the board works without it.
-  }
+/**
+ * The board's name in the header and the tab: first what this device remembers, then what the
+ * snapshot says.
+ * @param {string} id @param {string} title
+ */
+function showBoardTitle(id, title) {
   const shown = title || "Untitled board";
-  byId("board-title").textContent = shown;
+  const heading = byId("board-title");
+  if (heading.textContent !== shown) heading.textContent = shown;
   doc.title = `${shown} · TimerBoard`;
   rememberBoard(id, title);
+}
+
+/** What an id names, for "Ada is editing …": a section's or timer's title, quoted. @param {string} id */
+function describeEntity(id) {
+  const displayed = board?.store.displayed;
+  const entity = displayed?.sections.get(id) ?? displayed?.timers.get(id);
+  return entity ? `“${entity.title}”` : null;
 }
 
 // MARK: session: what the socket delivers goes through the store, then to the view
@@ -106,6 +122,7 @@ function sessionHandler() {
     since: () => b().store.rev,
     snapshot(message) {
       b().store.loadSnapshot(message);
+      if (message.title !== undefined) showBoardTitle(message.board, message.title);
       refresh();
     },
     changes(message) {
@@ -118,26 +135,50 @@ function sessionHandler() {
       if (b().store.ack(message.opId, message.rev)) refresh();
     },
     reject(message) {
-      if (!b().store.reject(message.opId)) return;
+      const edit = b().store.reject(message.opId);
+      if (!edit) return;
       refresh();
-      status.toast(`Your change was not saved: ${message.message}`);
+      status.toast(rejectText(message, edit.ops));
     },
     serverError(message) {
       console.warn("TimerBoard: server error", message.code, message.message);
     },
+    presence(message) {
+      b().presence.show(message.users);
+    },
     unackedEdits: () => b().store.unackedEdits(),
     status({ state, attempt, detail }) {
       status.update({ state, attempt, detail });
+      // Off the board, we do not know who is on it: show nobody rather than a stale list.
+      if (state !== CONNECTION.live) b().presence.clear();
       if (detail && state === CONNECTION.offline) status.toast(detail);
     },
   };
 }
 
-/** Shows the store's displayed board (by diff) and the pending count. */
+/** Shows the store's displayed board (by diff), who edits what in it, and the pending count. */
 function refresh() {
   if (!board) return;
   board.view.render(board.store.displayed);
+  board.presence.sync();
   status.update({ pending: board.store.pending.length });
+}
+
+/** Operations on a timer (the rest are on a section). */
+const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteTimer, OP.startTimer, OP.pauseTimer, OP.resetTimer]);
+
+/**
+ * Why an edit was refused, in words: the usual reason is that someone else deleted what it was
+ * about while it was on its way.
+ * @param {{code: string, message: string, op?: number}} reject @param {Op[]} ops
+ */
+function rejectText(reject, ops) {
+  const op = ops[reject.op ?? 0] ?? ops[0];
+  if (reject.code === "not_found" && op) {
+    const what = op.op === OP.addTimer ? "its section was" : TIMER_OPS.has(op.op) ? "the timer was" : "the section was";
+    return `Your change was not saved: ${what} deleted by someone else.`;
+  }
+  return `Your change was not saved: ${reject.message}`;
 }
 
 /**
@@ -206,6 +247,7 @@ const HANDLERS = {
   focusin(event) {
     const target = /** @type {HTMLElement} */ (event.target);
     if (target.matches(".timer-section")) fillMoveMenu(/** @type {HTMLSelectElement} */ (target));
+    tellEditing();
   },
 
   /** @param {FocusEvent} event */
@@ -216,8 +258,13 @@ const HANDLERS = {
     const input = fieldInput(target);
     if (input) commitField(input);
     if (target instanceof HTMLButtonElement) armButton(target, null);
-    // Once focus has landed, a collapse that waited for the user can happen.
-    setTimeout(() => board?.view.settle(), 0);
+    if (target.matches("#user-name")) setName(/** @type {HTMLInputElement} */ (target));
+    // Once focus has landed, a collapse that waited for the user can happen, and the others learn
+    // what (if anything) the user edits now.
+    setTimeout(() => {
+      board?.view.settle();
+      tellEditing();
+    }, 0);
   },
 
   /** @param {Event} event */
@@ -229,6 +276,13 @@ const HANDLERS = {
     if (input && input.type === "number") commitField(input);
   },
 };
+
+/** Presence: the section or timer whose title, minutes or seconds has the focus, if any. */
+function tellEditing() {
+  if (!board) return;
+  const input = fieldInput(doc.activeElement);
+  board.connection.setEditing(input ? /** @type {HTMLElement} */ (input.closest("[data-kind]")).dataset.id ?? null : null);
+}
 
 /** @param {EventTarget | null} target @returns {FieldInput | null} a section or timer field */
 function fieldInput(target) {
@@ -252,6 +306,7 @@ const CLICK_ACTIONS = {
 
 /** @type {Record<string, (form: HTMLFormElement) => void>} */
 const SUBMIT_ACTIONS = {
+  "name-form": (form) => setName(/** @type {HTMLInputElement} */ (form.elements.namedItem("name"))),
   "new-board": createBoard,
   "add-section": addSection,
   "add-timer": addTimer,

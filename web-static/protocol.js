@@ -3,34 +3,40 @@
 // operation, and a validating parser for every server message. Pure: no DOM, no socket, no state.
 
 import {
-  BASE62, CHANGE, FIELD, ID_PATTERN, ID_PREFIX, ID_RANDOM_LENGTH, KIND, MSG, OP, POSITION, PROTOCOL_VERSION,
-  DEFAULT_LIMITS,
+  BASE62, CHANGE, FIELD, ID_PATTERN, ID_PREFIX, ID_RANDOM_LENGTH, KIND, MSG, OP, POSITION, PRESENCE, PROTOCOL_VERSION,
+  DEFAULT_LIMITS, RUN,
 } from "./constants.js";
 
 // MARK: types
 
 /** @typedef {{id: string, title: string, isExpanded: boolean, createdDate: number, order: string}} Section */
-/** @typedef {{id: string, sectionID: string, title: string, minutes: number, seconds: number, createdDate: number, order: string}} Timer */
+/** @typedef {{status: "idle" | "running" | "paused" | "finished", startedAt?: number, elapsed: number}} Run  a timer's running state */
+/** @typedef {{id: string, sectionID: string, title: string, minutes: number, seconds: number, createdDate: number, order: string, run: Run}} Timer */
+/** @typedef {{clientId: string, name: string, color: string, editing: string | null}} PresenceUser  someone on the board */
 /** @typedef {"first" | "last" | {before: string} | {after: string}} Position */
 /** @typedef {{op: string, id: string, [field: string]: unknown}} Op  An operation, as sent (see the builders). */
 /** @typedef {"section" | "timer"} Kind */
+/** A timer that has never run, as the server makes it. @returns {Run} */
+export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 0 });
+
 /**
  * A change, normalised from its flat wire form so the store can switch on `action` and `kind`.
  * @typedef {{action: "insert", kind: "section", entity: Section}
  *   | {action: "insert", kind: "timer", entity: Timer}
- *   | {action: "update", kind: Kind, id: string, fields: Record<string, string | number | boolean>}
+ *   | {action: "update", kind: Kind, id: string, fields: Record<string, string | number | boolean | Run>}
  *   | {action: "delete", kind: Kind, id: string}} Change
  */
 /** @typedef {typeof DEFAULT_LIMITS} Limits */
 /**
  * @typedef {{type: "welcome", protocol: number, serverTime: number, limits: Limits}
- *   | {type: "snapshot", board: string, rev: number, sections: Section[], timers: Timer[]}
+ *   | {type: "snapshot", board: string, title?: string, rev: number, sections: Section[], timers: Timer[]}
  *   | {type: "resume", board: string, since: number, rev: number}
  *   | {type: "changes", rev: number, changes: Change[]}
  *   | {type: "ack", opId: string, rev: number, duplicate: boolean}
  *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}}
  *   | {type: "pong", t: number, serverTime: number}
- *   | {type: "error", code: string, message: string}} ServerMessage
+ *   | {type: "error", code: string, message: string}
+ *   | {type: "presence", users: PresenceUser[]}} ServerMessage
  */
 
 /** A server message that does not follow docs/protocol.md. */
@@ -66,6 +72,11 @@ export function pingMessage(t) {
 
 export function leaveMessage() {
   return { type: MSG.leave };
+}
+
+/** @param {string | null} editing the section or timer this client is editing now, or null */
+export function presenceMessage(editing) {
+  return { type: MSG.presence, editing };
 }
 
 // MARK: operations. Optional fields left undefined are not sent.
@@ -108,6 +119,31 @@ export function moveTimer({ id, sectionID, position }) {
 /** @param {{id: string}} a @returns {Op} */
 export function deleteTimer({ id }) {
   return { op: OP.deleteTimer, id };
+}
+
+/** @param {{id: string}} a a timer @returns {Op} */
+export function startTimer({ id }) {
+  return { op: OP.startTimer, id };
+}
+
+/** @param {{id: string}} a a timer @returns {Op} */
+export function pauseTimer({ id }) {
+  return { op: OP.pauseTimer, id };
+}
+
+/** @param {{id: string}} a a timer @returns {Op} */
+export function resetTimer({ id }) {
+  return { op: OP.resetTimer, id };
+}
+
+/** @param {{id: string}} a a section @returns {Op} */
+export function startSection({ id }) {
+  return { op: OP.startSection, id };
+}
+
+/** @param {{id: string}} a a section @returns {Op} */
+export function pauseSection({ id }) {
+  return { op: OP.pauseSection, id };
 }
 
 /** Positions: `"first"` (the protocol's default: newest on top), `"last"`, before or after a sibling. */
@@ -184,9 +220,10 @@ const SERVER_PARSERS = {
     serverTime: r.number("serverTime"),
     limits: parseLimits(r.object("limits")),
   }),
-  [MSG.snapshot]: (r) => ({
+  [MSG.snapshot]: (r) => withoutUndefined({
     type: MSG.snapshot,
     board: r.string("board"),
+    title: r.optional("title", "string"),
     rev: r.int("rev"),
     sections: r.array("sections").map(parseSection),
     timers: r.array("timers").map(parseTimer),
@@ -212,7 +249,19 @@ const SERVER_PARSERS = {
   },
   [MSG.pong]: (r) => ({ type: MSG.pong, t: r.number("t"), serverTime: r.number("serverTime") }),
   [MSG.error]: (r) => ({ type: MSG.error, code: r.string("code"), message: r.string("message") }),
+  [MSG.presence]: (r) => ({ type: MSG.presence, users: r.array(PRESENCE.users).map(parsePresenceUser) }),
 };
+
+/** @param {Reader} r @returns {PresenceUser} */
+function parsePresenceUser(r) {
+  return {
+    clientId: r.id(PRESENCE.clientId),
+    name: r.string(PRESENCE.name),
+    color: r.string(PRESENCE.color),
+    // null (or absent) when they are not editing anything.
+    editing: r.value[PRESENCE.editing] === null ? null : r.optional(PRESENCE.editing, "id") ?? null,
+  };
+}
 
 /** @param {Reader} r @returns {Limits} */
 function parseLimits(r) {
@@ -243,7 +292,18 @@ function parseTimer(r) {
     seconds: r.int(FIELD.seconds),
     createdDate: r.number(FIELD.createdDate),
     order: r.string(FIELD.order),
+    run: r.has(FIELD.run) ? parseRun(r.object(FIELD.run)) : idleRun(),
   };
+}
+
+const RUN_STATUSES = [RUN.idle, RUN.running, RUN.paused, RUN.finished];
+
+/** @param {Reader} r @returns {Run} */
+function parseRun(r) {
+  const status = r.string(RUN.status);
+  if (!RUN_STATUSES.includes(status)) throw new ProtocolError(`${r.path}.${RUN.status} must be one of ${RUN_STATUSES.join(", ")}`);
+  const startedAt = status === RUN.running ? r.number(RUN.startedAt) : r.optional(RUN.startedAt, "number");
+  return withoutUndefined({ status: /** @type {Run["status"]} */ (status), startedAt, elapsed: r.number(RUN.elapsed) });
 }
 
 /** A reject's `current` is a timer when it has a `sectionID`, else a section. */
@@ -278,6 +338,7 @@ function parseChange(r) {
       const value = r.optional(key, /** @type {FieldType} */ (type));
       if (value !== undefined) fields[key] = value;
     }
+    if (kind === KIND.timer && r.has(FIELD.run)) fields[FIELD.run] = parseRun(r.object(FIELD.run));
     return { action: CHANGE.update, kind, id: r.id(FIELD.id), fields };
   }
   if (r.has(CHANGE.delete)) {

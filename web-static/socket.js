@@ -6,10 +6,12 @@
 // handler (main.js, over the store) applies what arrives and says what to resend.
 
 import {
-  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLIENT_NAME, CONNECTION, ERROR_CODE, HANDSHAKE_TIMEOUT_MS, MSG,
+  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CONNECTION, ERROR_CODE, HANDSHAKE_TIMEOUT_MS, MSG,
   PING_INTERVAL_MS, PONG_TIMEOUT_MS,
 } from "./constants.js";
-import { editMessage, helloMessage, joinMessage, parseServerMessage, pingMessage, ProtocolError } from "./protocol.js";
+import {
+  editMessage, helloMessage, joinMessage, parseServerMessage, pingMessage, presenceMessage, ProtocolError,
+} from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
 /** @typedef {Extract<ServerMessage, {type: "changes"}>} ChangesMessage */
@@ -23,6 +25,7 @@ import { editMessage, helloMessage, joinMessage, parseServerMessage, pingMessage
  *   ack(message: Extract<ServerMessage, {type: "ack"}>): void,
  *   reject(message: Extract<ServerMessage, {type: "reject"}>): void,
  *   serverError(message: Extract<ServerMessage, {type: "error"}>): void,
+ *   presence(message: Extract<ServerMessage, {type: "presence"}>): void,
  *   unackedEdits(): {opId: string, ops: import("./protocol.js").Op[]}[],
  *   status(status: ConnectionStatus): void,
  * }} SessionHandler
@@ -48,12 +51,14 @@ export function backoffDelay(/** @type {number} */ attempt, /** @type {number} *
 
 export class Connection {
   /**
-   * @param {{url: string, board: string, clientId: string, handler: SessionHandler, env?: Partial<Environment>}} options
+   * @param {{url: string, board: string, clientId: string, name?: string, handler: SessionHandler, env?: Partial<Environment>}} options
    */
-  constructor({ url, board, clientId, handler, env = {} }) {
+  constructor({ url, board, clientId, name, handler, env = {} }) {
     this.url = url;
     this.board = board;
     this.clientId = clientId;
+    /** What `hello.name` tells the others. */
+    this.name = name;
     this.handler = handler;
     /** @type {Environment} */
     this.env = {
@@ -76,6 +81,9 @@ export class Connection {
     this.joining = false;
     /** Edits sent on the current socket, so a rejoin on it does not send them twice. */
     this.sent = new Set();
+    /** The section or timer the user is editing (presence), and what the server was last told. */
+    this.editing = /** @type {string | null} */ (null);
+    this.toldEditing = /** @type {string | null} */ (null);
     /** Why we stopped for good (board gone, page too old), or null. */
     this.fatal = /** @type {string | null} */ (null);
     /** @type {Record<"reconnect" | "handshake" | "ping" | "pong", any>} handles of the pending timers */
@@ -101,6 +109,30 @@ export class Connection {
     return this.#send(editMessage(opId, ops));
   }
 
+  /**
+   * Tells the others what the user is editing now (a section or timer id, or null). Sent at once
+   * when live, else after the next join (the server forgets presence with the connection).
+   * @param {string | null} id
+   */
+  setEditing(id) {
+    this.editing = id;
+    this.#tellEditing();
+  }
+
+  /**
+   * A new display name. The server takes the name from `hello` only, so this starts a fresh
+   * session on a new socket (pending edits are resent and deduplicated as after any reconnect).
+   * @param {string} name
+   */
+  rename(name) {
+    if (name === this.name) return;
+    this.name = name;
+    if (this.fatal || !this.ws) return;
+    this.#dropSocket();
+    this.#clearTimer("reconnect");
+    this.#connect();
+  }
+
   /** The browser says the network is gone: stop trying until it is back. */
   goOffline() {
     if (this.fatal) return;
@@ -124,7 +156,7 @@ export class Connection {
     this.ws = ws;
     this.sent = new Set();
     this.joining = false;
-    ws.onopen = () => this.#send(helloMessage(this.clientId, CLIENT_NAME));
+    ws.onopen = () => this.#send(helloMessage(this.clientId, this.name || undefined));
     ws.onmessage = (event) => this.#receive(event.data);
     ws.onclose = () => this.#lost();
     // An error is always followed by close, which is where we recover.
@@ -170,6 +202,8 @@ export class Connection {
    */
   #join(since) {
     this.joining = true;
+    // Joining leaves the board first, and the server forgets what we were editing.
+    this.toldEditing = null;
     this.#send(joinMessage(this.board, since));
   }
 
@@ -221,6 +255,10 @@ export class Connection {
       case MSG.error:
         this.#serverError(message);
         return;
+      case MSG.presence:
+        // A presence list of the previous subscription may still arrive while joining again.
+        if (!this.joining) this.handler.presence(message);
+        return;
     }
   }
 
@@ -239,7 +277,13 @@ export class Connection {
     this.attempt = 0;
     this.#setState(CONNECTION.live);
     for (const edit of this.handler.unackedEdits()) if (!this.sent.has(edit.opId)) this.sendEdit(edit);
+    this.#tellEditing();
     if (!this.timers.ping) this.#schedulePing();
+  }
+
+  #tellEditing() {
+    if (!this.isLive || this.editing === this.toldEditing) return;
+    if (this.#send(presenceMessage(this.editing))) this.toldEditing = this.editing;
   }
 
   /** @param {Extract<ServerMessage, {type: "error"}>} message */

@@ -6,6 +6,7 @@
 
 import { CHANGE, FIELD, KIND, OP, POSITION, SECTION_FIELDS, TIMER_FIELDS } from "./constants.js";
 import { compareByOrder, keyForPosition } from "./order.js";
+import { idleRun } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").Section} Section */
 /** @typedef {import("./protocol.js").Timer} Timer */
@@ -177,7 +178,7 @@ const OP_APPLIERS = {
     const order = keyForPosition(op.position ?? POSITION.first, orderedTimers(board, op.sectionID), op.id);
     if (order === null) return false;
     const { id, sectionID, title, minutes, seconds } = op;
-    board.timers.set(id, { id, sectionID, title, minutes, seconds, createdDate: now, order });
+    board.timers.set(id, { id, sectionID, title, minutes, seconds, createdDate: now, order, run: idleRun() });
     return true;
   },
   [OP.updateTimer](board, op) {

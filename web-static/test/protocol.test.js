@@ -25,6 +25,14 @@ describe("client message builders", () => {
     "join-since.json": protocol.joinMessage("kT3vQ9mZ2pXa", 42),
     "leave.json": protocol.leaveMessage(),
     "ping.json": protocol.pingMessage(1763740800123),
+    "presence.json": protocol.presenceMessage("sec-prep"),
+    "edit-run-timers.json": protocol.editMessage("20", [
+      protocol.startTimer({ id: "tim-eggs" }),
+      protocol.pauseTimer({ id: "tim-eggs" }),
+      protocol.resetTimer({ id: "tim-eggs" }),
+      protocol.startSection({ id: "sec-prep" }),
+      protocol.pauseSection({ id: "sec-prep" }),
+    ]),
     "edit-rename-section.json": protocol.editMessage("17", [protocol.updateSection({ id: "sec-prep", title: "Mise en place" })]),
     "edit-every-op.json": protocol.editMessage("3", [
       protocol.addSection({ id: "sec-bake", title: "Bake", isExpanded: true, position: position.last }),
@@ -55,6 +63,10 @@ describe("client message builders", () => {
     assert.deepStrictEqual(protocol.helloMessage("c1"), { type: "hello", protocol: 1, clientId: "c1" });
     assert.deepStrictEqual(protocol.moveTimer({ id: "t1", position: "last" }), { op: "moveTimer", id: "t1", position: "last" });
   });
+
+  test("presence sends null, not nothing, when the user stops editing", () => {
+    assert.equal(JSON.stringify(protocol.presenceMessage(null)), '{"type":"presence","editing":null}');
+  });
 });
 
 describe("server message parser", () => {
@@ -71,9 +83,13 @@ describe("server message parser", () => {
     assert.deepStrictEqual(message, {
       type: "snapshot",
       board: "kT3vQ9mZ2pXa",
+      title: "Kitchen",
       rev: 3,
       sections: [{ id: "sec-prep", title: "Prep", isExpanded: true, createdDate: 1763740800000, order: "V" }],
-      timers: [{ id: "tim-eggs", sectionID: "sec-prep", title: "Eggs", minutes: 7, seconds: 30, createdDate: 1763740801000, order: "V" }],
+      timers: [{
+        id: "tim-eggs", sectionID: "sec-prep", title: "Eggs", minutes: 7, seconds: 30, createdDate: 1763740801000, order: "V",
+        run: { status: "idle", elapsed: 0 },
+      }],
     });
   });
 
@@ -89,7 +105,10 @@ describe("server message parser", () => {
         { action: "delete", kind: "section", id: "sec-prep" },
         {
           action: "insert", kind: "timer",
-          entity: { id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: 1763740805000, order: "k" },
+          entity: {
+            id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: 1763740805000, order: "k",
+            run: { status: "idle", elapsed: 0 },
+          },
         },
       ],
     });
@@ -128,7 +147,26 @@ describe("server message parser", () => {
   });
 
   test("an unknown message type is skipped, not an error (newer servers may add some)", () => {
-    assert.equal(parseServerMessage('{"type":"presence","people":[]}'), null);
+    assert.equal(parseServerMessage('{"type":"typing","people":[]}'), null);
+  });
+
+  test("presence: everyone on the board, editing null or an id", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/presence.json")), fixture("server/presence.json"));
+  });
+
+  test("run: a timer's running state, in snapshots, inserts and updates", () => {
+    const start = parseServerMessage(fixture("server/changes-start-timer.json"));
+    assert.deepStrictEqual(start?.type === "changes" && start.changes, [
+      { action: "update", kind: "timer", id: "tim-eggs", fields: { run: { status: "running", startedAt: 1763740802000, elapsed: 0 } } },
+    ]);
+    const finished = parseServerMessage(fixture("server/changes-timer-finished.json"));
+    assert.deepStrictEqual(finished?.type === "changes" && finished.changes[0], {
+      action: "update", kind: "timer", id: "tim-eggs", fields: { run: { status: "finished", elapsed: 450000 } },
+    });
+    const snapshot = fixture("server/snapshot.json");
+    const { run, ...withoutRun } = snapshot.timers[0];
+    const old = parseServerMessage({ ...snapshot, timers: [withoutRun] });
+    assert.deepStrictEqual(old?.type === "snapshot" && old.timers[0].run, { status: "idle", elapsed: 0 }, "a timer without run is idle");
   });
 
   /** @type {[string, unknown][]} */
@@ -147,6 +185,11 @@ describe("server message parser", () => {
     ["a snapshot timer with string minutes", { ...fixture("server/snapshot.json"), timers: [{ ...fixture("server/snapshot.json").timers[0], minutes: "7" }] }],
     ["an ack without opId", { type: "ack", rev: 1 }],
     ["a reject with a broken current", { ...fixture("server/reject.json"), current: { id: "x" } }],
+    ["presence without users", { type: "presence", people: [] }],
+    ["a presence user without a clientId", { type: "presence", users: [{ name: "Ada", color: "#d9480f", editing: null }] }],
+    ["a presence user editing a bad id", { type: "presence", users: [{ clientId: "a", name: "Ada", color: "#d9480f", editing: "no way" }] }],
+    ["a run of an unknown status", { type: "changes", rev: 1, changes: [{ update: "timer", id: "t", run: { status: "late", elapsed: 0 } }] }],
+    ["a running run without startedAt", { type: "changes", rev: 1, changes: [{ update: "timer", id: "t", run: { status: "running", elapsed: 0 } }] }],
   ];
   for (const [what, message] of broken) {
     test(`refuses ${what}`, () => {

@@ -71,10 +71,13 @@ function harness({ random = 0.5 } = {}) {
   const store = new Store();
   /** @type {{state: string, attempt: number, detail?: string}[]} */
   const statuses = [];
+  /** @type {any[]} */
+  const presences = [];
   const connection = new Connection({
     url: "ws://test/ws",
     board: "kT3vQ9mZ2pXa",
     clientId: "web-test",
+    name: "Ada",
     env,
     handler: {
       welcome() {},
@@ -84,6 +87,7 @@ function harness({ random = 0.5 } = {}) {
       ack: (m) => void store.ack(m.opId, m.rev),
       reject: (m) => void store.reject(m.opId),
       serverError() {},
+      presence: (m) => presences.push(m),
       unackedEdits: () => store.unackedEdits(),
       status: (s) => statuses.push(s),
     },
@@ -101,7 +105,7 @@ function harness({ random = 0.5 } = {}) {
     connection.sendEdit({ opId, ops });
   };
   const sentTypes = () => socket().sent.map((m) => m.type);
-  return { connection, store, sockets, socket, statuses, advance, handshake, edit, sentTypes };
+  return { connection, store, sockets, socket, statuses, presences, advance, handshake, edit, sentTypes };
 }
 
 const rename = (/** @type {string} */ title) => [protocol.updateSection({ id: "sec-prep", title })];
@@ -112,7 +116,7 @@ describe("session", () => {
     h.connection.start();
     assert.equal(h.connection.state, "connecting");
     h.socket().open();
-    assert.deepStrictEqual(h.socket().sent, [{ type: "hello", protocol: 1, clientId: "web-test", name: "Browser" }]);
+    assert.deepStrictEqual(h.socket().sent, [{ type: "hello", protocol: 1, clientId: "web-test", name: "Ada" }]);
     h.socket().receive(fixture("server/welcome.json"));
     assert.deepStrictEqual(h.socket().sent[1], { type: "join", board: "kT3vQ9mZ2pXa" });
     assert.equal(h.connection.isLive, false);
@@ -262,5 +266,57 @@ describe("session", () => {
     assert.equal(warn.mock.callCount(), 2, "each skipped message is logged");
     h.socket().receive(fixture("server/changes-rename-section.json"));
     assert.equal(h.store.rev, 4);
+  });
+});
+
+describe("presence", () => {
+  test("what the user edits goes out when live, once per change, and again after a reconnect", () => {
+    const h = harness();
+    h.connection.start();
+    h.connection.setEditing("sec-prep");
+    assert.deepEqual(h.sockets.length, 1);
+    h.handshake();
+    assert.deepStrictEqual(h.socket().sent.at(-1), fixture("client/presence.json"), "told after the join");
+    h.connection.setEditing("sec-prep");
+    h.connection.setEditing(null);
+    assert.deepStrictEqual(h.socket().sent.filter((m) => m.type === "presence").map((m) => m.editing), ["sec-prep", null]);
+    h.connection.setEditing("tim-eggs");
+    h.socket().drop();
+    h.advance(BACKOFF_MAX_MS);
+    h.handshake();
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "presence", editing: "tim-eggs" }, "the new session is told again");
+  });
+
+  test("nothing is told after a join when the user edits nothing", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    assert.deepEqual(h.sentTypes(), ["hello", "join"]);
+  });
+
+  test("presence lists reach the handler, except while joining", () => {
+    const h = harness();
+    h.connection.start();
+    h.socket().open();
+    h.socket().receive(fixture("server/welcome.json"));
+    h.socket().receive(fixture("server/presence.json"));
+    assert.equal(h.presences.length, 0, "a list of the previous subscription is ignored");
+    h.socket().receive(fixture("server/snapshot.json"));
+    h.socket().receive(fixture("server/presence.json"));
+    assert.deepEqual(h.presences.map((m) => m.users.map((/** @type {any} */ u) => u.name)), [["Ada", "Kitchen script"]]);
+  });
+
+  test("a new name starts a fresh session whose hello carries it", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.edit("1", rename("Unacked"));
+    h.connection.rename("Grace");
+    assert.equal(h.sockets.length, 2, "a new socket at once, no backoff");
+    h.handshake();
+    assert.deepStrictEqual(h.socket().sent[0], { type: "hello", protocol: 1, clientId: "web-test", name: "Grace" });
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "edit", opId: "1", ops: rename("Unacked") }, "unacked edit resent");
+    h.connection.rename("Grace");
+    assert.equal(h.sockets.length, 2, "the same name changes nothing");
   });
 });

@@ -57,7 +57,7 @@ describe("confirmed state from the fixtures", () => {
   test("mixed changeset (rev 9): delete, insert, move to the new section, section delete, insert", () => {
     const store = new Store();
     const snapshot = raw("server/snapshot.json");
-    const milk = { id: "tim-milk", sectionID: "sec-prep", title: "Milk", minutes: 2, seconds: 0, createdDate: 1763740802000, order: "l" };
+    const milk = { id: "tim-milk", sectionID: "sec-prep", title: "Milk", minutes: 2, seconds: 0, createdDate: 1763740802000, order: "l", run: { status: "idle", elapsed: 0 } };
     // The fixture's board at rev 8, plus the timer the changeset moves.
     store.loadSnapshot({ board: snapshot.board, rev: 8, sections: snapshot.sections, timers: [...snapshot.timers, milk] });
     assert.deepEqual(store.applyChangeset(message("server/changes-mixed.json")), { status: "applied" });
@@ -69,6 +69,7 @@ describe("confirmed state from the fixtures", () => {
     assert.deepStrictEqual(timers.get("tim-milk"), { ...milk, sectionID: "sec-bake", order: "V" });
     assert.deepStrictEqual(timers.get("tim-bread"), {
       id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: 1763740805000, order: "k",
+      run: { status: "idle", elapsed: 0 },
     });
     assert.deepEqual(orderedTimers(store.confirmed, "sec-bake").map((t) => t.id), ["tim-milk", "tim-bread"]);
     assert.deepEqual([...timersBySection(store.confirmed)].map(([s, ts]) => [s, ts.map((t) => t.id)]), [["sec-bake", ["tim-milk", "tim-bread"]]]);
@@ -125,6 +126,7 @@ describe("pending edits", () => {
     assert.deepEqual([...timers.keys()], ["tim-eggs"]);
     assert.deepStrictEqual(timers.get("tim-eggs"), {
       id: "tim-eggs", sectionID: "sec-bake", title: "Soft eggs", minutes: 6, seconds: 30, createdDate: 1763740801000, order: "l",
+      run: { status: "idle", elapsed: 0 },
     });
   });
 

@@ -37,6 +37,8 @@ actor BoardRoom {
     private var isSaving = false
     /// Set when the store failed or the room was unloaded; a closed room takes no more work.
     private(set) var isClosed = false
+    /// The encoded snapshot of the current revision: a storm of joins encodes the board once.
+    private var snapshotFrame: (revision: Int64, frame: ByteBuffer)?
     /// Wakes the room at the next timer deadline, to finish the timers that ran out.
     private var expiryTask: Task<Void, Never>?
     private var scheduledDeadline: Int64?
@@ -112,13 +114,20 @@ actor BoardRoom {
             enqueue(.direct(outbound, encode(.resume(board: boardID, since: since, revision: revision))))
             for frame in missed { enqueue(.direct(outbound, frame)) }
         } else {
-            enqueue(.direct(outbound, encode(.snapshot(snapshot()))))
+            enqueue(.direct(outbound, currentSnapshotFrame()))
         }
         enqueue(.subscribe(outbound))
         participants[outbound.id] = participant
         enqueuePresence()
         deliverDurable()
         return .joined
+    }
+
+    private func currentSnapshotFrame() -> ByteBuffer {
+        if let cached = snapshotFrame, cached.revision == revision { return cached.frame }
+        let frame = encode(.snapshot(snapshot()))
+        snapshotFrame = (revision, frame)
+        return frame
     }
 
     func leave(_ outbound: Outbound) {

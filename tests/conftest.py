@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BINARY = ROOT / ".build" / "debug" / "timerboard"
+# TIMERBOARD_BIN lets a test run use a binary other than the debug build (for example a frozen copy).
+BINARY = Path(os.environ.get("TIMERBOARD_BIN", ROOT / ".build" / "debug" / "timerboard"))
 
 
 def free_port() -> int:

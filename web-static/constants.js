@@ -23,6 +23,7 @@ export const MSG = Object.freeze({
   reject: "reject",
   pong: "pong",
   error: "error",
+  presenceChanged: "presenceChanged",
 });
 
 /** Operation names of an edit's `ops`. */
@@ -74,6 +75,7 @@ export const RUN = Object.freeze({
 /** Fields of a presence message's users. */
 export const PRESENCE = Object.freeze({
   users: "users",
+  left: "left",
   clientId: "clientId",
   name: "name",
   color: "color",

@@ -4,7 +4,7 @@
 // listener per event type, on the document; handlers find their element with closest().
 
 import {
-  API_BOARDS, BOARD_PATH_PREFIX, CONNECTION, DEFAULT_LIMITS, GUEST_NAME_PREFIX, KIND, NAME_KEY, NAME_MAX_LENGTH, OP,
+  API_BOARDS, BOARD_PATH_PREFIX, CONNECTION, DEFAULT_LIMITS, GUEST_NAME_PREFIX, KIND, MSG, NAME_KEY, NAME_MAX_LENGTH, OP,
   RECENT_BOARDS_KEY, RECENT_BOARDS_MAX, WS_PATH,
 } from "./constants.js";
 import { acceptField, armButton, fillSectionMenu, formatField, isDirty, renderBoardLinks, revertField, setFieldValue } from "./dom_patch.js";
@@ -144,7 +144,8 @@ function sessionHandler() {
       console.warn("TimerBoard: server error", message.code, message.message);
     },
     presence(message) {
-      b().presence.show(message.users);
+      if (message.type === MSG.presence) b().presence.show(message.users);
+      else b().presence.change(message.users, message.left);
     },
     unackedEdits: () => b().store.unackedEdits(),
     status({ state, attempt, detail }) {

@@ -36,7 +36,8 @@ export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 
  *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}}
  *   | {type: "pong", t: number, serverTime: number}
  *   | {type: "error", code: string, message: string}
- *   | {type: "presence", users: PresenceUser[]}} ServerMessage
+ *   | {type: "presence", users: PresenceUser[]}
+ *   | {type: "presenceChanged", users: PresenceUser[], left: string[]}} ServerMessage
  */
 
 /** A server message that does not follow docs/protocol.md. */
@@ -250,6 +251,11 @@ const SERVER_PARSERS = {
   [MSG.pong]: (r) => ({ type: MSG.pong, t: r.number("t"), serverTime: r.number("serverTime") }),
   [MSG.error]: (r) => ({ type: MSG.error, code: r.string("code"), message: r.string("message") }),
   [MSG.presence]: (r) => ({ type: MSG.presence, users: r.array(PRESENCE.users).map(parsePresenceUser) }),
+  [MSG.presenceChanged]: (r) => ({
+    type: MSG.presenceChanged,
+    users: r.array(PRESENCE.users).map(parsePresenceUser),
+    left: parseClientIds(r, PRESENCE.left),
+  }),
 };
 
 /** @param {Reader} r @returns {PresenceUser} */
@@ -261,6 +267,13 @@ function parsePresenceUser(r) {
     // null (or absent) when they are not editing anything.
     editing: r.value[PRESENCE.editing] === null ? null : r.optional(PRESENCE.editing, "id") ?? null,
   };
+}
+
+/** @param {Reader} r @param {string} key @returns {string[]} */
+function parseClientIds(r, key) {
+  const value = r.value[key];
+  if (!Array.isArray(value) || !value.every(isValidId)) throw new ProtocolError(`${r.path}.${key} must be an array of client ids`);
+  return value;
 }
 
 /** @param {Reader} r @returns {Limits} */

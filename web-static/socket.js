@@ -25,7 +25,7 @@ import {
  *   ack(message: Extract<ServerMessage, {type: "ack"}>): void,
  *   reject(message: Extract<ServerMessage, {type: "reject"}>): void,
  *   serverError(message: Extract<ServerMessage, {type: "error"}>): void,
- *   presence(message: Extract<ServerMessage, {type: "presence"}>): void,
+ *   presence(message: Extract<ServerMessage, {type: "presence"} | {type: "presenceChanged"}>): void,
  *   unackedEdits(): {opId: string, ops: import("./protocol.js").Op[]}[],
  *   status(status: ConnectionStatus): void,
  * }} SessionHandler
@@ -256,6 +256,7 @@ export class Connection {
         this.#serverError(message);
         return;
       case MSG.presence:
+      case MSG.presenceChanged:
         // A presence list of the previous subscription may still arrive while joining again.
         if (!this.joining) this.handler.presence(message);
         return;

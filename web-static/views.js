@@ -209,10 +209,28 @@ export class PresenceView {
     /** Ids marked in the DOM now (their elements may have gone since). */
     this.marked = new Set();
     this.listKey = "";
+    /** @type {Map<string, PresenceUser>} everyone on the board, by client id */
+    this.users = new Map();
   }
 
   /** @param {PresenceUser[]} users everyone on the board, this client included */
   show(users) {
+    this.users = new Map(users.map((user) => [user.clientId, user]));
+    this.#render();
+  }
+
+  /**
+   * Who arrived or changed what they edit, and who left, since the last presence message.
+   * @param {PresenceUser[]} users @param {string[]} left client ids
+   */
+  change(users, left) {
+    for (const clientId of left) this.users.delete(clientId);
+    for (const user of users) this.users.set(user.clientId, user);
+    this.#render();
+  }
+
+  #render() {
+    const users = [...this.users.values()].sort((a, b) => a.name.localeCompare(b.name) || (a.clientId < b.clientId ? -1 : 1));
     const me = users.find((u) => u.clientId === this.clientId);
     if (me) this.myDot.style.setProperty("--user-color", safeColor(me.color));
     const others = users.filter((u) => u.clientId !== this.clientId);

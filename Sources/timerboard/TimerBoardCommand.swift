@@ -31,6 +31,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages queued per connection before it is dropped as too slow.") var outboundQueueLimit = 1_024
     @Option(help: "Changesets per board kept for resume.") var retainedChangesets = 1_000
     @Option(help: "Store a board snapshot every this many revisions.") var snapshotInterval = 100
+    @Option(help: "Milliseconds to gather presence changes into one message.") var presenceIntervalMs = 50
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {
@@ -47,6 +48,7 @@ struct Serve: AsyncParsableCommand {
         configuration.outboundQueueLimit = outboundQueueLimit
         configuration.retainedChangesets = retainedChangesets
         configuration.snapshotInterval = snapshotInterval
+        configuration.presenceInterval = .milliseconds(presenceIntervalMs)
 
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

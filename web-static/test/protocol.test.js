@@ -154,6 +154,11 @@ describe("server message parser", () => {
     assert.deepStrictEqual(parseServerMessage(fixture("server/presence.json")), fixture("server/presence.json"));
   });
 
+  test("presenceChanged: who arrived or changed, and who left", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/presenceChanged.json")), fixture("server/presenceChanged.json"));
+    assert.throws(() => parseServerMessage('{"type":"presenceChanged","users":[],"left":[7]}'), /left must be an array of client ids/);
+  });
+
   test("run: a timer's running state, in snapshots, inserts and updates", () => {
     const start = parseServerMessage(fixture("server/changes-start-timer.json"));
     assert.deepStrictEqual(start?.type === "changes" && start.changes, [

@@ -61,4 +61,5 @@ enum MessageType {
     static let reject = "reject"
     static let pong = "pong"
     static let error = "error"
+    static let presenceChanged = "presenceChanged"
 }

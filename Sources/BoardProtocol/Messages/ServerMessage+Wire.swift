@@ -78,17 +78,13 @@ extension ServerMessage {
             writer.field("message", message)
         case .presence(let users):
             writer.field("type", MessageType.presence)
-            writer.key("users")
+            writer.presenceUsers(users)
+        case .presenceChanged(let users, let left):
+            writer.field("type", MessageType.presenceChanged)
+            writer.presenceUsers(users)
+            writer.key("left")
             writer.beginArray()
-            for user in users {
-                writer.beginObject()
-                writer.field("clientId", user.clientID)
-                writer.field("name", user.name)
-                writer.field("color", user.color)
-                writer.key("editing")
-                if let editing = user.editing { writer.string(editing.rawValue) } else { writer.null() }
-                writer.endObject()
-            }
+            for clientID in left { writer.string(clientID) }
             writer.endArray()
         }
         writer.endObject()
@@ -155,18 +151,27 @@ extension ServerMessage {
         case MessageType.error:
             return .error(code: try errorCode(reader), message: try reader.string("message"))
         case MessageType.presence:
-            let users = try ChangeCoding.array(reader, "users").enumerated().map { (index, value) throws(ProtocolError) in
-                let user = try FieldReader(value, path: "users[\(index)]")
-                return PresenceUser(
-                    clientID: try user.string("clientId"),
-                    name: try user.string("name"),
-                    color: try user.string("color"),
-                    editing: try user.optionalID("editing")
-                )
+            return .presence(try presenceUsers(reader))
+        case MessageType.presenceChanged:
+            let left = try ChangeCoding.array(reader, "left").enumerated().map { (index, value) throws(ProtocolError) in
+                guard case .string(let clientID) = value else { throw ProtocolError(.badMessage, "left[\(index)] must be a string") }
+                return clientID
             }
-            return .presence(users)
+            return .presenceChanged(users: try presenceUsers(reader), left: left)
         default:
             throw ProtocolError(.unknownType, "\"\(type)\" is not a server message type")
+        }
+    }
+
+    private static func presenceUsers(_ reader: FieldReader) throws(ProtocolError) -> [PresenceUser] {
+        try ChangeCoding.array(reader, "users").enumerated().map { (index, value) throws(ProtocolError) in
+            let user = try FieldReader(value, path: "users[\(index)]")
+            return PresenceUser(
+                clientID: try user.string("clientId"),
+                name: try user.string("name"),
+                color: try user.string("color"),
+                editing: try user.optionalID("editing")
+            )
         }
     }
 

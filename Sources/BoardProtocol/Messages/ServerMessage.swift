@@ -10,8 +10,12 @@ public enum ServerMessage: Hashable, Sendable {
     case reject(Reject)
     case pong(t: Double, serverTime: Int64)
     case error(code: ErrorCode, message: String)
-    /// Everyone on the board now, the receiver included. Never stored.
+    /// Everyone on the board now, the receiver included; sent to a client when it joins. Never stored.
     case presence([PresenceUser])
+    /// Who arrived or changed what they edit (`users`) and who left (`left`, client ids) since the
+    /// last presence message. Sent to everyone on the board, a few at a time, so that a crowd
+    /// joining costs each client small updates rather than the whole list again and again.
+    case presenceChanged(users: [PresenceUser], left: [String])
 
     public struct PresenceUser: Hashable, Sendable {
         public var clientID: String

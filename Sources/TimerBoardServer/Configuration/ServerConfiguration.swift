@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var outcomesPerClient: Int = 1_000
     /// A snapshot of a board is stored every this many revisions.
     public var snapshotInterval: Int = 100
+    /// Presence changes (arrivals, departures, what someone edits) are gathered this long and
+    /// then sent as one message, so a crowd joining a board costs each client a few messages.
+    public var presenceInterval: Duration = .milliseconds(50)
 
     public init() {}
 

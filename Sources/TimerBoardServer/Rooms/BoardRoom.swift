@@ -28,6 +28,10 @@ actor BoardRoom {
     private var subscribers: [Int: Outbound] = [:]
     /// Who is on the board, by connection; presence only, never stored.
     private var participants: [Int: Participant] = [:]
+    /// Client ids whose presence changed since the last `presenceChanged` broadcast.
+    private var presenceTouched: Set<String> = []
+    /// Sends the gathered presence changes after `presenceInterval`; nil when none is waiting.
+    private var presenceFlush: Task<Void, Never>?
     private var recentChangesets: ChangesetLog
     private var outcomes: OutcomeLog
     /// Deliveries waiting for their revision to be durable, in revision order.
@@ -101,6 +105,7 @@ actor BoardRoom {
         guard isIdle else { return false }
         isClosed = true
         expiryTask?.cancel()
+        presenceFlush?.cancel()
         return true
     }
 
@@ -116,9 +121,10 @@ actor BoardRoom {
         } else {
             enqueue(.direct(outbound, currentSnapshotFrame()))
         }
-        enqueue(.subscribe(outbound))
         participants[outbound.id] = participant
-        enqueuePresence()
+        enqueue(.direct(outbound, encode(.presence(participants.values.map(\.presenceUser).sorted(by: Self.presenceOrder)))))
+        enqueue(.subscribe(outbound))
+        presenceChanged(participant.clientID)
         deliverDurable()
         return .joined
     }
@@ -132,9 +138,8 @@ actor BoardRoom {
 
     func leave(_ outbound: Outbound) {
         subscribers[outbound.id] = nil
-        if participants.removeValue(forKey: outbound.id) != nil {
-            enqueuePresence()
-            deliverDurable()
+        if let participant = participants.removeValue(forKey: outbound.id) {
+            presenceChanged(participant.clientID)
         }
         // A join still waiting in the outbox must not subscribe it later.
         outbox.removeAll { entry in
@@ -152,15 +157,38 @@ actor BoardRoom {
         guard var participant = participants[outbound.id], participant.editing != editing else { return }
         participant.editing = editing
         participants[outbound.id] = participant
-        enqueuePresence()
+        presenceChanged(participant.clientID)
+    }
+
+    /// Notes that a client's presence changed; the change goes out with the others gathered
+    /// within `presenceInterval`.
+    private func presenceChanged(_ clientID: String) {
+        presenceTouched.insert(clientID)
+        guard presenceFlush == nil else { return }
+        presenceFlush = Task { [weak self, interval = configuration.presenceInterval] in
+            try? await Task.sleep(for: interval)
+            await self?.flushPresence()
+        }
+    }
+
+    /// Tells everyone on the board the current presence of each client touched since the last
+    /// time. A client id is `left` only when none of its connections is still on the board.
+    /// Presence goes through the outbox like everything else, after what was queued before it.
+    private func flushPresence() {
+        presenceFlush = nil
+        guard !isClosed, !presenceTouched.isEmpty else { return }
+        var present: [String: ServerMessage.PresenceUser] = [:]
+        for participant in participants.values where presenceTouched.contains(participant.clientID) {
+            present[participant.clientID] = participant.presenceUser
+        }
+        let left = presenceTouched.subtracting(present.keys).sorted()
+        presenceTouched = []
+        enqueue(.broadcast(encode(.presenceChanged(users: present.values.sorted(by: Self.presenceOrder), left: left))))
         deliverDurable()
     }
 
-    /// Presence goes through the outbox like everything else, so a joining client gets it
-    /// after its snapshot, never before.
-    private func enqueuePresence() {
-        let users = participants.values.map(\.presenceUser).sorted { ($0.name, $0.clientID) < ($1.name, $1.clientID) }
-        enqueue(.broadcast(encode(.presence(users))))
+    private static func presenceOrder(_ a: ServerMessage.PresenceUser, _ b: ServerMessage.PresenceUser) -> Bool {
+        (a.name, a.clientID) < (b.name, b.clientID)
     }
 
     // MARK: Editing
@@ -334,7 +362,7 @@ actor BoardRoom {
             case .broadcast(let frame):
                 for subscriber in subscribers.values where !subscriber.send(frame) {
                     subscribers[subscriber.id] = nil
-                    participants[subscriber.id] = nil
+                    if let participant = participants.removeValue(forKey: subscriber.id) { presenceChanged(participant.clientID) }
                     if subscriber.didOverflow {
                         logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])
                     }

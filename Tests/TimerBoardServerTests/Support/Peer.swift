@@ -20,8 +20,8 @@ final class Peer {
         guard case .welcome = try await connection.receive() else { throw TestFailure("no welcome") }
     }
 
-    /// The latest presence list the server sent.
-    private(set) var presence: [ServerMessage.PresenceUser] = []
+    /// Who is on the board, from the presence messages so far.
+    private(set) var presence = PresenceList()
 
     /// The next message other than presence (which comes whenever anyone joins or leaves);
     /// board messages are applied to the replica.
@@ -36,10 +36,7 @@ final class Peer {
         while true {
             let message = try await connection.receive()
             received.append(message)
-            if case .presence(let users) = message {
-                presence = users
-                continue
-            }
+            if presence.apply(message) { continue }
             return message
         }
     }

@@ -1,0 +1,19 @@
+import BoardCore
+
+extension JSONWriter {
+    /// `"users":[{"clientId":…,"name":…,"color":…,"editing":…}]`, as both presence messages carry it.
+    mutating func presenceUsers(_ users: [ServerMessage.PresenceUser]) {
+        key("users")
+        beginArray()
+        for user in users {
+            beginObject()
+            field("clientId", user.clientID)
+            field("name", user.name)
+            field("color", user.color)
+            key("editing")
+            if let editing = user.editing { string(editing.rawValue) } else { null() }
+            endObject()
+        }
+        endArray()
+    }
+}

@@ -144,6 +144,14 @@ export const TOAST_MS = 5000;
 /** What `hello.name` says about us: the name the user chose, else "Guest" and a number. */
 export const NAME_MAX_LENGTH = 40;
 export const GUEST_NAME_PREFIX = "Guest ";
+/** Clock sync (clock.js): pings sent one after another when joining and when the page shows again. */
+export const CLOCK_SYNC_PINGS = 4;
+/** How fast a kept clock sample loses trust, in ms per ms of age (two clocks drift up to ~100 ppm). */
+export const CLOCK_DRIFT_RATE = 1e-4;
+/** How long the "timer finished" beep lasts, and its pitch, when sound is on. */
+export const BEEP_MS = 180;
+export const BEEP_HZ = 880;
+export const BEEP_COUNT = 3;
 
 // MARK: HTTP and local storage
 
@@ -153,3 +161,5 @@ export const RECENT_BOARDS_KEY = "timerboard.recentBoards";
 export const RECENT_BOARDS_MAX = 12;
 /** The display name the user chose (or was given), shared by every board on this device. */
 export const NAME_KEY = "timerboard.name";
+/** Whether a finished timer beeps on this device ("on"; off unless the user turned it on). */
+export const SOUND_KEY = "timerboard.sound";

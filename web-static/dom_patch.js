@@ -17,6 +17,13 @@
 //     .timer-title / .timer-minutes / .timer-seconds   inputs (minutes and seconds are type=number)
 //     .timer-section                            <select> "move to section" (options filled on focus)
 //     .timer-move-up / .timer-move-down / .timer-delete buttons
+//   [data-kind=timer][data-status=idle|running|paused|finished]  its run state, also in words in .timer-status
+//     .timer-countdown                          m:ss left (role=timer), written only when the text changes
+//     .timer-toggle                             start / pause / resume / restart button, aria-label "Start Eggs" etc.
+//     .timer-reset                              reset button, aria-label "Reset Eggs"
+//   .section-run                                a section's "Start all" / "Pause all" button (data-action=start|pause)
+//   #timer-alerts > .timer-alert[data-timer-id=ID]  "… is done" (role=alert); .alert-dismiss closes it
+//   #sound-toggle                               checkbox: beep when a timer finishes (off by default)
 //   input.remote-changed                        a field someone else changed while you were typing in it
 //   form.add-section [name=title]               the "add section" form
 //   #connection[data-state=connecting|live|reconnecting|offline][data-pending=N]
@@ -52,6 +59,10 @@ const ICONS = {
   up: "M12 19V5M5 12l7-7 7 7",
   down: "M12 5v14M19 12l-7 7-7-7",
   delete: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3",
+  play: "M7 4.5v15l12.5-7.5z",
+  pause: "M8.5 5v14M15.5 5v14",
+  reset: "M4 12a8 8 0 1 0 2.6-5.9M4 4v5h5",
+  bell: "M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15zM10 20.5a2 2 0 0 0 4 0",
 };
 
 /** @param {Document} doc @param {keyof typeof ICONS} name */
@@ -97,6 +108,7 @@ export function createSectionElement(doc, section, maxTitleLength) {
     h(doc, "header", { class: "section-header" }, [
       toggle,
       title,
+      sectionRunButton(doc, section.id, titleId),
       h(doc, "div", { class: "actions" }, [
         iconButton(doc, "section-move-up", "Move section up", "up"),
         iconButton(doc, "section-move-down", "Move section down", "down"),
@@ -138,8 +150,9 @@ function addTimerForm(doc, sectionId, maxTitleLength) {
  * @param {{maxTitleLength: number, maxMinutes: number, maxSeconds: number}} limits
  */
 export function createTimerElement(doc, timer, limits) {
+  const titleId = `timer-title-${timer.id}`;
   const title = fieldInput(doc, "timer-title", "Timer title", {
-    "data-field": "title", maxlength: String(limits.maxTitleLength), enterkeyhint: "done",
+    id: titleId, "data-field": "title", maxlength: String(limits.maxTitleLength), enterkeyhint: "done",
   });
   const number = (/** @type {string} */ field, /** @type {string} */ label, /** @type {number} */ max) =>
     fieldInput(doc, `number timer-${field}`, label, { "data-field": field, type: "number", min: "0", max: String(max), inputmode: "numeric" });
@@ -149,8 +162,14 @@ export function createTimerElement(doc, timer, limits) {
     h(doc, "option", { value: "" }, ["Move to…"]),
   ]);
   const element = h(doc, "li", { class: "timer", "data-kind": "timer", "data-id": timer.id }, [
+    runButton(doc, "timer-toggle", `timer-toggle-label-${timer.id}`, "Start", titleId, "play"),
     title,
-    h(doc, "span", { class: "duration" }, [minutes, h(doc, "span", { class: "colon", "aria-hidden": "true" }, [":"]), seconds]),
+    h(doc, "span", { class: "run" }, [
+      h(doc, "span", { class: "timer-countdown", role: "timer" }),
+      h(doc, "span", { class: "timer-status" }),
+    ]),
+    runButton(doc, "timer-reset", `timer-reset-label-${timer.id}`, "Reset", titleId, "reset"),
+    h(doc, "span", { class: "duration", title: "Length" }, [minutes, h(doc, "span", { class: "colon", "aria-hidden": "true" }, [":"]), seconds]),
     h(doc, "div", { class: "actions" }, [
       move,
       iconButton(doc, "timer-move-up", "Move timer up", "up"),
@@ -244,6 +263,130 @@ function restoreSelection(input, selection) {
   if (!selection) return;
   const end = input.value.length;
   input.setSelectionRange(Math.min(selection[0], end), Math.min(selection[1], end));
+}
+
+// MARK: running timers
+
+/** A run state in words, next to the countdown: the state is never told by colour alone. */
+const RUN_TEXT = { idle: "Ready", running: "Running", paused: "Paused", finished: "Done" };
+/** What the toggle does in each state (its label says it, with the timer's title) and its icon. */
+const TOGGLE = {
+  idle: { verb: "Start", icon: /** @type {const} */ ("play") },
+  running: { verb: "Pause", icon: /** @type {const} */ ("pause") },
+  paused: { verb: "Resume", icon: /** @type {const} */ ("play") },
+  finished: { verb: "Restart", icon: /** @type {const} */ ("play") },
+};
+
+/**
+ * A timer's run button. Its name is a verb and the timer's title ("Start Eggs"), by reference
+ * (aria-labelledby: a hidden word and the title input, whose value names it), so a rename touches
+ * nothing here and a state change touches only the word.
+ * @param {Document} doc @param {string} className @param {string} labelId @param {string} words
+ * @param {string} titleId @param {keyof typeof ICONS} iconName
+ */
+function runButton(doc, className, labelId, words, titleId, iconName) {
+  return h(doc, "button", { type: "button", class: `icon-button ${className}`, "aria-labelledby": `${labelId} ${titleId}`, title: words }, [
+    icon(doc, iconName),
+    h(doc, "span", { class: "visually-hidden run-words", id: labelId }, [words]),
+  ]);
+}
+
+/** A section's start/pause-all button, named like runButton: "Start all timers in Prep". @param {Document} doc @param {string} sectionId @param {string} titleId */
+function sectionRunButton(doc, sectionId, titleId) {
+  const labelId = `section-run-label-${sectionId}`;
+  return h(doc, "button", { type: "button", class: "button section-run", "data-action": "start", "aria-labelledby": `${labelId} ${titleId}` }, [
+    icon(doc, "play"),
+    h(doc, "span", { class: "section-run-label", "aria-hidden": "true" }, ["Start all"]),
+    h(doc, "span", { class: "visually-hidden run-words", id: labelId }, ["Start all timers in"]),
+  ]);
+}
+
+/** @param {Element} element @param {string} name @param {string} value */
+function setAttribute(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+/** @param {Element} element @param {string} text */
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+/** @param {Element} button @param {keyof typeof ICONS} name */
+function setIcon(button, name) {
+  const path = button.querySelector("path");
+  if (path) setAttribute(path, "d", ICONS[name]);
+}
+
+/** @param {HTMLElement} timer [data-kind=timer] @returns {HTMLElement} its countdown */
+export function countdownOf(timer) {
+  return /** @type {HTMLElement} */ (timer.querySelector(".timer-countdown"));
+}
+
+/**
+ * Shows a timer's run state: data-status, the state in words, and what its toggle does ("Pause",
+ * which with the title names it "Pause Eggs"). Touches only what differs, so this is a no-op
+ * unless the state changed.
+ * @param {HTMLElement} element [data-kind=timer]
+ * @param {"idle" | "running" | "paused" | "finished"} status
+ */
+export function renderRunState(element, status) {
+  setAttribute(element, "data-status", status);
+  setText(/** @type {HTMLElement} */ (element.querySelector(".timer-status")), RUN_TEXT[status]);
+  const toggle = /** @type {HTMLElement} */ (element.querySelector(".timer-toggle"));
+  setText(/** @type {HTMLElement} */ (toggle.querySelector(".run-words")), TOGGLE[status].verb);
+  setAttribute(toggle, "title", TOGGLE[status].verb);
+  setIcon(toggle, TOGGLE[status].icon);
+  // Still focusable (a disabled button would drop the keyboard's focus), but says there is nothing to reset.
+  setAttribute(/** @type {HTMLElement} */ (element.querySelector(".timer-reset")), "aria-disabled", String(status === "idle"));
+}
+
+/**
+ * Writes a countdown's text. The caller writes only when the text changed (countdown.js), so
+ * this is the one DOM write per digit change.
+ * @param {HTMLElement} countdown @param {string} text
+ */
+export function writeCountdown(countdown, text) {
+  countdown.textContent = text;
+}
+
+/**
+ * A section's start/pause-all button: "Pause all" while any of its timers runs, else "Start all"
+ * (aria-disabled when there is nothing to start).
+ * @param {HTMLElement} section [data-kind=section]
+ * @param {{anyRunning: boolean, anyStartable: boolean}} state
+ */
+export function renderSectionRun(section, { anyRunning, anyStartable }) {
+  const button = /** @type {HTMLElement} */ (section.querySelector(".section-run"));
+  setAttribute(button, "data-action", anyRunning ? "pause" : "start");
+  setText(/** @type {HTMLElement} */ (button.querySelector(".run-words")), `${anyRunning ? "Pause" : "Start"} all timers in`);
+  setAttribute(button, "aria-disabled", String(!anyRunning && !anyStartable));
+  setText(/** @type {HTMLElement} */ (button.querySelector(".section-run-label")), anyRunning ? "Pause all" : "Start all");
+  setIcon(button, anyRunning ? "pause" : "play");
+}
+
+/**
+ * Adds (or updates) the alert of a finished timer.
+ * @param {HTMLElement} area #timer-alerts
+ * @param {string} id the timer's id
+ * @param {string} text what to say, e.g. “Eggs” is done
+ */
+export function showTimerAlert(area, id, text) {
+  const doc = area.ownerDocument;
+  const existing = [...area.children].find((child) => /** @type {HTMLElement} */ (child).dataset.timerId === id);
+  if (existing) {
+    setText(/** @type {HTMLElement} */ (existing.querySelector(".timer-alert-text")), text);
+    return;
+  }
+  area.append(h(doc, "div", { class: "timer-alert", role: "alert", "data-timer-id": id }, [
+    icon(doc, "bell"),
+    h(doc, "span", { class: "timer-alert-text" }, [text]),
+    h(doc, "button", { type: "button", class: "button alert-dismiss", "aria-label": `Dismiss: ${text}` }, ["OK"]),
+  ]));
+}
+
+/** @param {HTMLElement} area #timer-alerts @param {string} id */
+export function removeTimerAlert(area, id) {
+  for (const child of [...area.children]) if (/** @type {HTMLElement} */ (child).dataset.timerId === id) child.remove();
 }
 
 // MARK: sections
@@ -380,8 +523,9 @@ export function renderPresenceList(list, users, describe) {
  * @param {{state: string, attempt: number, detail?: string, pending: number}} status
  */
 export function renderConnection(indicator, { state, attempt, detail, pending }) {
-  indicator.dataset.state = state;
-  indicator.dataset.pending = String(pending);
+  // Written only when they differ: every refresh calls this, and a page at rest should not churn.
+  if (indicator.dataset.state !== state) indicator.dataset.state = state;
+  if (indicator.dataset.pending !== String(pending)) indicator.dataset.pending = String(pending);
   const label = /** @type {HTMLElement} */ (indicator.querySelector(".connection-label"));
   const text = CONNECTION_TEXT[state]?.(attempt) ?? state;
   const full = detail ? `${text}: ${detail}` : text;

@@ -5,13 +5,14 @@
 
 import {
   API_BOARDS, BOARD_PATH_PREFIX, CONNECTION, DEFAULT_LIMITS, GUEST_NAME_PREFIX, KIND, MSG, NAME_KEY, NAME_MAX_LENGTH, OP,
-  RECENT_BOARDS_KEY, RECENT_BOARDS_MAX, WS_PATH,
+  RECENT_BOARDS_KEY, RECENT_BOARDS_MAX, RUN, SOUND_KEY, WS_PATH,
 } from "./constants.js";
+import { ServerClock } from "./clock.js";
 import { acceptField, armButton, fillSectionMenu, formatField, isDirty, renderBoardLinks, revertField, setFieldValue } from "./dom_patch.js";
 import * as protocol from "./protocol.js";
 import { Connection } from "./socket.js";
 import { Store, orderedSections, orderedTimers } from "./store.js";
-import { BoardView, PresenceView, StatusView } from "./views.js";
+import { BoardView, CountdownView, PresenceView, StatusView, TimerAlerts } from "./views.js";
 
 /** @typedef {import("./dom_patch.js").FieldInput} FieldInput */
 /** @typedef {import("./protocol.js").Op} Op */
@@ -21,7 +22,7 @@ const BOARD_ROUTE = /^\/b\/([A-Za-z0-9_-]{1,64})\/?$/;
 
 /**
  * The board page's parts; null on the start page.
- * @type {null | {store: Store, connection: Connection, view: BoardView, presence: PresenceView, nextOpId: number}}
+ * @type {null | {store: Store, connection: Connection, view: BoardView, presence: PresenceView, countdowns: CountdownView, alerts: TimerAlerts, nextOpId: number}}
  */
 let board = null;
 const status = new StatusView(byId("connection"), byId("toasts"));
@@ -63,13 +64,27 @@ function openBoard(id) {
   const name = loadName();
   /** @type {HTMLInputElement} */ (byId("user-name")).value = name;
   const clientId = protocol.newClientId();
+  // Countdowns are drawn with the server's clock, as estimated from the socket's pings.
+  const clock = new ServerClock();
   const connection = new Connection({
     url: `${scheme}//${location.host}${WS_PATH}`,
     board: id,
     clientId,
     name,
     handler: sessionHandler(),
+    clock,
   });
+  const alerts = new TimerAlerts(byId("timer-alerts"));
+  const soundToggle = /** @type {HTMLInputElement} */ (byId("sound-toggle"));
+  soundToggle.checked = readStorage(SOUND_KEY) === "on";
+  alerts.sound = soundToggle.checked;
+  const countdowns = new CountdownView({
+    elements: view.elements,
+    clock,
+    onFinished: (timer) => alerts.show(timer),
+    onCleared: (timerId) => alerts.hide(timerId),
+  });
+  clock.onChange = () => countdowns.redraw();
   const presence = new PresenceView({
     list: byId("presence"),
     myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")),
@@ -77,12 +92,18 @@ function openBoard(id) {
     clientId,
     describe: describeEntity,
   });
-  board = { store, connection, view, presence, nextOpId: 1 };
-  Object.assign(window, { timerboard: { store, socket: connection, view, presence, state: boardState } });
+  board = { store, connection, view, presence, countdowns, alerts, nextOpId: 1 };
+  Object.assign(window, { timerboard: { store, socket: connection, view, presence, clock, countdowns, alerts, state: boardState } });
   showBoardTitle(id, loadRecent().find((b) => b.id === id)?.title ?? "");
   addEventListener("online", () => connection.goOnline());
   addEventListener("offline", () => connection.goOffline());
-  doc.addEventListener("visibilitychange", () => doc.visibilityState === "visible" && connection.goOnline());
+  doc.addEventListener("visibilitychange", () => {
+    if (doc.visibilityState !== "visible") return;
+    connection.goOnline();
+    // Hidden pages get few timer wake-ups, and a sleep may have paused the page's clock.
+    connection.syncClock();
+    countdowns.redraw();
+  });
   addEventListener("beforeunload", (event) => {
     // Edits the server has not confirmed would be lost with the page.
     if (store.pending.length > 0) event.preventDefault();
@@ -161,6 +182,7 @@ function sessionHandler() {
 function refresh() {
   if (!board) return;
   board.view.render(board.store.displayed);
+  board.countdowns.sync(board.store.displayed);
   board.presence.sync();
   status.update({ pending: board.store.pending.length });
 }
@@ -171,12 +193,16 @@ const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteT
 /**
  * Why an edit was refused, in words: the usual reason is that someone else deleted what it was
  * about while it was on its way.
- * @param {{code: string, message: string, op?: number}} reject @param {Op[]} ops
+ * @param {{code: string, message: string, op?: number, current?: {kind: string}}} reject @param {Op[]} ops
  */
 function rejectText(reject, ops) {
   const op = ops[reject.op ?? 0] ?? ops[0];
   if (reject.code === "not_found" && op) {
-    const what = op.op === OP.addTimer ? "its section was" : TIMER_OPS.has(op.op) ? "the timer was" : "the section was";
+    // A move to another section names the timer; `current` says the timer is still there, so it
+    // was the target section that went.
+    const movedIntoGone = op.op === OP.moveTimer && op.sectionID !== undefined && reject.current?.kind === KIND.timer;
+    const what = op.op === OP.addTimer ? "its section was" : movedIntoGone ? "the section it was moving to was"
+      : TIMER_OPS.has(op.op) ? "the timer was" : "the section was";
     return `Your change was not saved: ${what} deleted by someone else.`;
   }
   return `Your change was not saved: ${reject.message}`;
@@ -216,6 +242,8 @@ const HANDLERS = {
   /** @param {MouseEvent} event */
   click(event) {
     const button = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (event.target).closest("button"));
+    // Any click may be the gesture the browser wants before a beep can play.
+    board?.alerts.unlock();
     if (!button || button.type === "submit") return;
     const id = /** @type {HTMLElement | null} */ (button.closest("[data-kind]"))?.dataset.id ?? "";
     const action = Object.keys(CLICK_ACTIONS).find((name) => button.classList.contains(name));
@@ -272,6 +300,7 @@ const HANDLERS = {
   change(event) {
     const target = /** @type {HTMLElement} */ (event.target);
     if (target.matches(".timer-section")) return moveTimerToSection(/** @type {HTMLSelectElement} */ (target));
+    if (target.matches("#sound-toggle")) return setSound(/** @type {HTMLInputElement} */ (target).checked);
     // Number inputs: the spinner arrows commit at once; typing commits on Enter or blur.
     const input = fieldInput(target);
     if (input && input.type === "number") commitField(input);
@@ -302,8 +331,28 @@ const CLICK_ACTIONS = {
   "section-delete": deleteSection,
   "timer-move-up": (id) => moveTimer(id, -1),
   "timer-move-down": (id) => moveTimer(id, 1),
-  "timer-delete": (id) => edit([protocol.deleteTimer({ id })]),
+  "timer-delete": (id, button) => keepFocusNear(button, () => edit([protocol.deleteTimer({ id })])),
+  "timer-toggle": (id) => {
+    const timer = board?.store.displayed.timers.get(id);
+    if (timer) edit([timer.run.status === RUN.running ? protocol.pauseTimer({ id }) : protocol.startTimer({ id })]);
+  },
+  "timer-reset": (id) => {
+    const timer = board?.store.displayed.timers.get(id);
+    if (timer && timer.run.status !== RUN.idle) edit([protocol.resetTimer({ id })]);
+  },
+  "section-run": (id, button) => {
+    // The button says what it does (data-action), so a press does what the user read.
+    if (button.dataset.action === "pause") edit([protocol.pauseSection({ id })]);
+    else if (button.getAttribute("aria-disabled") !== "true") edit([protocol.startSection({ id })]);
+  },
+  "alert-dismiss": (_id, button) => board?.alerts.hide(/** @type {HTMLElement} */ (button.closest(".timer-alert")).dataset.timerId ?? ""),
 };
+
+/** Sound on or off for finished timers, remembered on this device. @param {boolean} on */
+function setSound(on) {
+  board?.alerts.setSound(on);
+  writeStorage(SOUND_KEY, on ? "on" : "off");
+}
 
 /** @type {Record<string, (form: HTMLFormElement) => void>} */
 const SUBMIT_ACTIONS = {
@@ -450,7 +499,25 @@ function deleteSection(id, button) {
     status.toast(`${prompt}.`);
     return;
   }
-  edit([protocol.deleteSection({ id })]);
+  keepFocusNear(button, () => edit([protocol.deleteSection({ id })]));
+}
+
+/**
+ * Runs a delete that removes the row of `button`. If the button had the focus, the focus goes to
+ * the same button of the next row (else of the previous one, else to the nearest "add" field), so
+ * a keyboard user keeps their place instead of being sent back to the top of the page.
+ * @param {HTMLButtonElement} button @param {() => void} remove
+ */
+function keepFocusNear(button, remove) {
+  const row = /** @type {HTMLElement} */ (button.closest("[data-kind]"));
+  const hadFocus = doc.activeElement === button;
+  const same = `.${[...button.classList].find((name) => name in CLICK_ACTIONS)}`;
+  const candidates = [row.nextElementSibling?.querySelector(same), row.previousElementSibling?.querySelector(same),
+    row.dataset.kind === KIND.timer ? row.closest("[data-kind=section]")?.querySelector(".add-timer [name=title]") : byId("add-section-title")];
+  remove();
+  if (!hadFocus || button.isConnected) return;
+  const next = /** @type {HTMLElement | undefined} */ (candidates.find((element) => element?.isConnected));
+  next?.focus();
 }
 
 // MARK: page actions
@@ -485,6 +552,58 @@ async function fetchJSON(url, init = {}) {
   const response = await fetch(url, { ...init, headers: { "Content-Type": "application/json", Accept: "application/json" } });
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
   return response.json();
+}
+
+// MARK: the user's name
+
+/** The name others see: the one chosen on this device, else a new guest name (kept for next time). */
+function loadName() {
+  const stored = cleanName(readStorage(NAME_KEY) ?? "");
+  if (stored) return stored;
+  const guest = `${GUEST_NAME_PREFIX}${1 + Math.floor(Math.random() * 999)}`;
+  writeStorage(NAME_KEY, guest);
+  return guest;
+}
+
+/** @param {string} text @returns {string} trimmed, without control characters, at most NAME_MAX_LENGTH code points */
+function cleanName(text) {
+  // eslint-disable-next-line no-control-regex
+  return [...text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim()].slice(0, NAME_MAX_LENGTH).join("").trim();
+}
+
+/**
+ * The user typed a new name: remember it and tell the others (a fresh hello). An empty name
+ * shows the current one again.
+ * @param {HTMLInputElement} input
+ */
+function setName(input) {
+  if (!board) return;
+  const name = cleanName(input.value);
+  if (!name) {
+    input.value = board.connection.name ?? "";
+    return;
+  }
+  input.value = name;
+  writeStorage(NAME_KEY, name);
+  board.connection.rename(name);
+}
+
+/** @param {string} key @returns {string | null} */
+function readStorage(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null; // Storage can be disabled; the name is then a guest name per page load.
+  }
+}
+
+/** @param {string} key @param {string} value */
+function writeStorage(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // As above.
+  }
 }
 
 // MARK: boards opened on this device

@@ -5,8 +5,9 @@
 // their original opIds (the server deduplicates by clientId + opId). It holds no board state: the
 // handler (main.js, over the store) applies what arrives and says what to resend.
 
+import { ServerClock, localNow } from "./clock.js";
 import {
-  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CONNECTION, ERROR_CODE, HANDSHAKE_TIMEOUT_MS, MSG,
+  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLOCK_SYNC_PINGS, CONNECTION, ERROR_CODE, HANDSHAKE_TIMEOUT_MS, MSG,
   PING_INTERVAL_MS, PONG_TIMEOUT_MS,
 } from "./constants.js";
 import {
@@ -51,9 +52,10 @@ export function backoffDelay(/** @type {number} */ attempt, /** @type {number} *
 
 export class Connection {
   /**
-   * @param {{url: string, board: string, clientId: string, name?: string, handler: SessionHandler, env?: Partial<Environment>}} options
+   * @param {{url: string, board: string, clientId: string, name?: string, handler: SessionHandler, env?: Partial<Environment>, clock?: ServerClock}} options
+   *   clock: where pongs go (by default one on `env.now`, else on the page's monotonic clock)
    */
-  constructor({ url, board, clientId, name, handler, env = {} }) {
+  constructor({ url, board, clientId, name, handler, env = {}, clock }) {
     this.url = url;
     this.board = board;
     this.clientId = clientId;
@@ -74,9 +76,10 @@ export class Connection {
     this.state = CONNECTION.connecting;
     /** Reconnect attempts since the connection was last live. */
     this.attempt = 0;
-    /** Server clock minus ours, from the ping with the shortest round trip (for running timers). */
-    this.clockOffset = 0;
-    this.bestRoundTrip = Infinity;
+    /** The server's clock, estimated from our pings (for running timers); pings carry its local time. */
+    this.clock = clock ?? new ServerClock({ now: env.now ?? localNow });
+    /** Pings of the current clock sync still to send, one after each pong. */
+    this.syncPings = 0;
     /** Waiting for the answer to a join: changes of the previous subscription are ignored. */
     this.joining = false;
     /** Edits sent on the current socket, so a rejoin on it does not send them twice. */
@@ -86,8 +89,24 @@ export class Connection {
     this.toldEditing = /** @type {string | null} */ (null);
     /** Why we stopped for good (board gone, page too old), or null. */
     this.fatal = /** @type {string | null} */ (null);
-    /** @type {Record<"reconnect" | "handshake" | "ping" | "pong", any>} handles of the pending timers */
-    this.timers = { reconnect: null, handshake: null, ping: null, pong: null };
+    /** @type {Record<"reconnect" | "handshake" | "ping" | "pong" | "sync", any>} handles of the pending timers */
+    this.timers = { reconnect: null, handshake: null, ping: null, pong: null, sync: null };
+  }
+
+  /** Server clock minus ours, in ms (see clock.js). */
+  get clockOffset() {
+    return this.clock.offset;
+  }
+
+  /**
+   * Measures the server's clock again, with a few pings one after another: on each join, and when
+   * the page becomes visible again (its clock may have been paused while the computer slept).
+   * Until a new pong arrives, the old estimate stays in use. Not live: the next join does it.
+   */
+  syncClock() {
+    this.clock.resync();
+    this.syncPings = CLOCK_SYNC_PINGS;
+    this.#syncPing();
   }
 
   start() {
@@ -179,7 +198,7 @@ export class Connection {
     const ws = this.ws;
     this.ws = null;
     this.joining = false;
-    for (const name of /** @type {const} */ (["handshake", "ping", "pong"])) this.#clearTimer(name);
+    for (const name of /** @type {const} */ (["handshake", "ping", "pong", "sync"])) this.#clearTimer(name);
     if (!ws) return;
     ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
     try {
@@ -280,6 +299,11 @@ export class Connection {
     for (const edit of this.handler.unackedEdits()) if (!this.sent.has(edit.opId)) this.sendEdit(edit);
     this.#tellEditing();
     if (!this.timers.ping) this.#schedulePing();
+    // After what the join replays has gone out: the first pings measure the clock, not the queue.
+    this.#startTimer("sync", 0, () => {
+      this.timers.sync = null;
+      this.syncClock();
+    });
   }
 
   #tellEditing() {
@@ -315,7 +339,7 @@ export class Connection {
   #schedulePing() {
     this.#startTimer("ping", PING_INTERVAL_MS, () => {
       this.timers.ping = null;
-      if (!this.#send(pingMessage(this.env.now()))) return;
+      if (!this.#send(pingMessage(this.clock.now()))) return;
       this.#startTimer("pong", PONG_TIMEOUT_MS, () => this.#lost());
       this.#schedulePing();
     });
@@ -324,11 +348,14 @@ export class Connection {
   /** @param {Extract<ServerMessage, {type: "pong"}>} message */
   #pong({ t, serverTime }) {
     this.#clearTimer("pong");
-    const roundTrip = this.env.now() - t;
-    if (roundTrip >= 0 && roundTrip < this.bestRoundTrip) {
-      this.bestRoundTrip = roundTrip;
-      this.clockOffset = serverTime - (t + roundTrip / 2);
-    }
+    this.clock.addSample(t, serverTime);
+    this.#syncPing();
+  }
+
+  /** The next ping of a clock sync, if any: one at a time, so none waits behind another. */
+  #syncPing() {
+    if (this.syncPings <= 0 || !this.isLive) return;
+    if (this.#send(pingMessage(this.clock.now()))) this.syncPings -= 1;
   }
 
   // MARK: helpers

@@ -1,12 +1,15 @@
 // @ts-check
 // Orchestrates the board's DOM: the first snapshot is built whole; after that, each new displayed
 // board is diffed against the previous one and only the ids and fields that changed are patched
-// (dom_patch.js does the touching). Also the connection indicator and the toasts.
+// (dom_patch.js does the touching). Also the connection indicator and the toasts, and the
+// countdowns of running timers with their alerts.
 
-import { DEFAULT_LIMITS, TOAST_MS } from "./constants.js";
+import { BEEP_COUNT, BEEP_HZ, BEEP_MS, DEFAULT_LIMITS, RUN, TOAST_MS } from "./constants.js";
+import { changedDigits, countdownText, isRunning, justFinished, nextChangeIn } from "./countdown.js";
 import {
-  appendToast, bodyOf, createSectionElement, createTimerElement, fieldOf, formatField, isDirty, markEditing, placeElement,
-  removeElement, renderConnection, renderPresenceList, safeColor, setExpanded, setFieldValue, timerListOf,
+  appendToast, bodyOf, countdownOf, createSectionElement, createTimerElement, fieldOf, formatField, isDirty, markEditing, placeElement,
+  removeElement, removeTimerAlert, renderConnection, renderPresenceList, renderRunState, renderSectionRun, safeColor, setExpanded,
+  setFieldValue, showTimerAlert, timerListOf, writeCountdown,
 } from "./dom_patch.js";
 import { diffBoards, orderedSections, orderedTimers, timersBySection } from "./store.js";
 
@@ -47,7 +50,7 @@ export class BoardView {
       this.patching = false;
     }
     this.shown = board;
-    this.container.dataset.ready = "true";
+    if (this.container.dataset.ready !== "true") this.container.dataset.ready = "true";
   }
 
   /** Focus left a field: apply a collapse that was waiting for it. */
@@ -296,5 +299,213 @@ export class StatusView {
   toast(text) {
     const toast = appendToast(this.toasts, text);
     setTimeout(() => toast.remove(), TOAST_MS);
+  }
+}
+
+// MARK: running timers
+
+/**
+ * Every timer's countdown, run state and run buttons, and each section's start/pause-all button.
+ * Countdowns are drawn from the run state and the server's clock (countdown.js, clock.js), and
+ * written only when their text changes. One scheduler for all timers: a single timeout, set for
+ * the soonest moment any shown text changes (nothing is scheduled while no timer runs).
+ */
+export class CountdownView {
+  /**
+   * @param {{
+   *   elements: Map<string, HTMLElement>,
+   *   clock: {serverNow(): number},
+   *   onFinished?: (timer: Timer) => void,
+   *   onCleared?: (id: string) => void,
+   *   setTimeout?: (f: () => void, ms: number) => any,
+   *   clearTimeout?: (handle: any) => void,
+   * }} options
+   *   onFinished: a shown timer has just finished; onCleared: it is no longer finished (or gone)
+   */
+  constructor({
+    elements, clock, onFinished = () => {}, onCleared = () => {},
+    setTimeout = (f, ms) => globalThis.setTimeout(f, ms), clearTimeout = (handle) => globalThis.clearTimeout(handle),
+  }) {
+    this.elements = elements;
+    this.clock = clock;
+    this.onFinished = onFinished;
+    this.onCleared = onCleared;
+    this.setTimeout = setTimeout;
+    this.clearTimeout = clearTimeout;
+    /** @type {Map<string, {timer: Timer, element: HTMLElement, text: string}>} each timer as shown, and its countdown text */
+    this.shown = new Map();
+    /** @type {Map<string, {section: Section, element: HTMLElement}>} each section as its button was last drawn */
+    this.sections = new Map();
+    /** @type {Map<string, {timer: Timer, element: HTMLElement, text: string}>} the shown timers that run */
+    this.running = new Map();
+    /** The one pending wake-up, or null. */
+    this.wakeUp = /** @type {any} */ (null);
+  }
+
+  /**
+   * Brings run states, buttons and countdowns up to `board`. Timers and sections are immutable
+   * objects replaced on change, so unchanged ones are skipped by identity.
+   * @param {Board} board
+   */
+  sync(board) {
+    const now = this.clock.serverNow();
+    /** Sections whose start/pause-all button may read differently now. */
+    const touched = new Set();
+    for (const timer of board.timers.values()) {
+      const element = this.elements.get(timer.id);
+      const before = this.shown.get(timer.id);
+      if (!element || (before && before.timer === timer && before.element === element)) continue;
+      touched.add(timer.sectionID);
+      if (before) touched.add(before.timer.sectionID);
+      renderRunState(element, timer.run.status);
+      const entry = { timer, element, text: before?.element === element ? before.text : countdownOf(element).textContent ?? "" };
+      this.shown.set(timer.id, entry);
+      this.#draw(entry, now);
+      if (isRunning(timer)) this.running.set(timer.id, entry);
+      else this.running.delete(timer.id);
+      if (justFinished(before?.timer.run, timer.run)) this.onFinished(timer);
+      else if (before?.timer.run.status === RUN.finished && timer.run.status !== RUN.finished) this.onCleared(timer.id);
+    }
+    for (const [id, entry] of this.shown) {
+      if (board.timers.has(id)) continue;
+      this.shown.delete(id);
+      this.running.delete(id);
+      touched.add(entry.timer.sectionID);
+      this.onCleared(id);
+    }
+    this.#syncSections(board, touched);
+    this.#schedule(now);
+  }
+
+  /** Redraws every countdown: the clock's estimate changed, or the page is visible again. */
+  redraw() {
+    const now = this.clock.serverNow();
+    for (const entry of this.running.values()) this.#draw(entry, now);
+    this.#schedule(now);
+  }
+
+  /** @param {Board} board @param {Set<string>} touched */
+  #syncSections(board, touched) {
+    /** @type {Map<string, {anyRunning: boolean, anyStartable: boolean}> | null} built once, when needed */
+    let states = null;
+    for (const section of board.sections.values()) {
+      const element = this.elements.get(section.id);
+      const before = this.sections.get(section.id);
+      if (!element || (before && before.section === section && before.element === element && !touched.has(section.id))) continue;
+      states ??= sectionRunStates(board);
+      const state = states.get(section.id) ?? { anyRunning: false, anyStartable: false };
+      renderSectionRun(element, state);
+      this.sections.set(section.id, { section, element });
+    }
+    for (const id of this.sections.keys()) if (!board.sections.has(id)) this.sections.delete(id);
+  }
+
+  /** @param {{timer: Timer, element: HTMLElement, text: string}} entry @param {number} now */
+  #draw(entry, now) {
+    const text = countdownText(entry.timer, now);
+    if (changedDigits(entry.text, text).length === 0) return;
+    writeCountdown(countdownOf(entry.element), text);
+    entry.text = text;
+  }
+
+  #tick() {
+    this.wakeUp = null;
+    this.redraw();
+  }
+
+  /** One timeout for all running timers, at the soonest change of any of their texts. @param {number} now */
+  #schedule(now) {
+    if (this.wakeUp !== null) this.clearTimeout(this.wakeUp);
+    this.wakeUp = null;
+    const wait = nextChangeIn([...this.running.values()].map((e) => e.timer), now);
+    // Rounded up: waking a moment early would draw nothing and need another wake-up.
+    if (wait !== Infinity) this.wakeUp = this.setTimeout(() => this.#tick(), Math.max(1, Math.ceil(wait)));
+  }
+}
+
+/**
+ * Per section: whether any of its timers runs (its button pauses all), and whether any can be
+ * started (idle or paused: what startSection starts).
+ * @param {Board} board
+ */
+function sectionRunStates(board) {
+  /** @type {Map<string, {anyRunning: boolean, anyStartable: boolean}>} */
+  const states = new Map();
+  for (const timer of board.timers.values()) {
+    const state = states.get(timer.sectionID) ?? { anyRunning: false, anyStartable: false };
+    if (timer.run.status === RUN.running) state.anyRunning = true;
+    if (timer.run.status === RUN.idle || timer.run.status === RUN.paused) state.anyStartable = true;
+    states.set(timer.sectionID, state);
+  }
+  return states;
+}
+
+/**
+ * The alerts of finished timers (visible until dismissed, or until the timer is started or reset
+ * again), and the optional beep. Sound is off unless the user turns it on; the audio context is
+ * made on that click, as browsers only let a page start sound after a user gesture.
+ */
+export class TimerAlerts {
+  /** @param {HTMLElement} area #timer-alerts */
+  constructor(area) {
+    this.area = area;
+    this.sound = false;
+    /** @type {AudioContext | null} */
+    this.audio = null;
+    /** How many beeps were asked for (for tests: headless browsers play to no speaker). */
+    this.beeps = 0;
+  }
+
+  /** @param {Timer} timer */
+  show(timer) {
+    showTimerAlert(this.area, timer.id, `“${timer.title}” is done`);
+    if (this.sound) this.#beep();
+  }
+
+  /** @param {string} id a timer's id */
+  hide(id) {
+    removeTimerAlert(this.area, id);
+  }
+
+  /** @param {boolean} on */
+  setSound(on) {
+    this.sound = on;
+    if (on) this.unlock();
+  }
+
+  /** Makes or resumes the audio context; call from a user gesture (a click, a key). */
+  unlock() {
+    if (!this.sound) return;
+    try {
+      this.audio ??= new AudioContext();
+      if (this.audio.state === "suspended") void this.audio.resume();
+    } catch (error) {
+      // No audio here (or not allowed): the visible alert is what counts.
+      console.warn("TimerBoard: no sound:", /** @type {Error} */ (error).message);
+      this.audio = null;
+    }
+  }
+
+  /** A few short sine beeps, faded in and out so they do not click. */
+  #beep() {
+    this.beeps += 1;
+    // No click on this page yet (sound was turned on in an earlier visit): try anyway; the browser may allow it.
+    if (!this.audio) this.unlock();
+    const audio = this.audio;
+    if (!audio) return;
+    const start = audio.currentTime + 0.01;
+    const length = BEEP_MS / 1000;
+    for (let i = 0; i < BEEP_COUNT; i += 1) {
+      const at = start + i * length * 2;
+      const oscillator = audio.createOscillator();
+      const gain = audio.createGain();
+      oscillator.frequency.value = BEEP_HZ;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.25, at + 0.015);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
+      oscillator.connect(gain).connect(audio.destination);
+      oscillator.start(at);
+      oscillator.stop(at + length + 0.02);
+    }
   }
 }

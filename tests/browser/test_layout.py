@@ -1,0 +1,32 @@
+"""Screenshots of a populated board and the start page, wide and phone-sized (390x844), for a
+person to look at; and what a machine can check about them: nothing is wider than the window."""
+import pytest
+from playwright.sync_api import expect
+
+from conftest import DESKTOP, PHONE, add_section, add_timer, converged, section
+
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_board_layout(user, server, board, screenshot, viewport):
+    a = user("Ada")
+    add_section(a, "Bake")
+    add_section(a, "Prep")
+    add_timer(a, "Prep", "Soft-boiled eggs for the whole table", 7, 30)
+    add_timer(a, "Prep", "Rice", 12, 0)
+    add_timer(a, "Bake", "Sourdough loaf", 45, 0)
+    page = user("Bob with a rather long name", viewport=viewport)
+    converged(server, board, a, page)
+    section(a, "Prep").locator(".section-title").focus()
+    expect(section(page, "Prep").locator(".section-header")).to_have_attribute("data-editing-by", "Ada")
+    assert page.evaluate(OVERFLOW) <= 0, "the board is wider than the window"
+    screenshot(page)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_start_page_layout(user, server, board, screenshot, viewport):
+    page = user("Ada", viewport=viewport, path="/")
+    expect(page.get_by_role("list", name="All boards").get_by_role("link")).to_have_count(1)
+    assert page.evaluate(OVERFLOW) <= 0, "the start page is wider than the window"
+    screenshot(page)

@@ -31,14 +31,14 @@ public enum AckedEditsBench {
                     // Acks arrive on a NIO thread; this task turns each into the next edit.
                     let (acks, ackContinuation) = AsyncStream.makeStream(of: Int.self)
                     let sentAt = Mutex<[Int: UInt64]>([:])
-                    let socket = BenchSocket(url: http.webSocketURL) { text, arrivedAt in
+                    let socket = BenchSocket(url: http.webSocketURL, onText: { text, arrivedAt in
                         guard text.hasPrefix(#"{"type":"ack""#), let range = text.range(of: #""opId":""#) else { return }
                         let opID = Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
                         if let sent = sentAt.withLock({ $0.removeValue(forKey: opID) }) {
                             counter.latency.record(microseconds: (arrivedAt &- sent) / 1_000)
                         }
                         ackContinuation.yield(opID)
-                    }
+                    })
                     helloAndJoin(socket, clientID: "acked-\(index)", board: board)
                     func send(_ opID: Int) {
                         let op = opID == 0

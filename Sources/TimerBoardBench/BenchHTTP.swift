@@ -25,13 +25,3 @@ struct BenchHTTP: Sendable {
 
     var webSocketURL: String { base.replacingOccurrences(of: "http", with: "ws", options: .anchored) + "/ws" }
 }
-
-/// Resident memory of a process in bytes, from /proc (Linux).
-func residentMemory(pid: Int32) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first
-        return kilobytes.map { $0 * 1024 }
-    }
-    return nil
-}

@@ -1,46 +1,157 @@
 import Foundation
-import HummingbirdWSClient
-import Logging
 import NIOCore
+import NIOPosix
 import NIOWebSocket
 
-/// A WebSocket client that hands every text message to a callback on arrival, without decoding
-/// it: the load generator must stay cheaper than the server it measures.
+/// A WebSocket client made of one NIO channel and two small handlers: no task, stream or lock
+/// per connection and no decoding, so a thousand of them on one core cost less than the server
+/// they measure (a hummingbird client per subscriber did not: the load generator was the limit).
 final class BenchSocket: Sendable {
-    private let outgoing: AsyncStream<String>.Continuation
-    private let task: Task<Void, Never>
+    /// One event loop for every bench connection: the generator is pinned to one core.
+    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-    /// Connects to `url`; `onMessage` runs on a NIO thread for each text message, with the
-    /// local arrival time in nanoseconds (`DispatchTime` uptime).
-    init(url: String, onMessage: @escaping @Sendable (_ text: String, _ arrivedAt: UInt64) -> Void) {
-        let (frames, outgoing) = AsyncStream.makeStream(of: String.self)
-        self.outgoing = outgoing
-        var logger = Logger(label: "bench-socket")
-        logger.logLevel = .error
-        task = Task {
-            _ = try? await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 24), logger: logger) {
-                inbound, outbound, _ in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await text in frames { try await outbound.write(.text(text)) }
-                        try await outbound.close(.normalClosure, reason: nil)
-                    }
-                    for try await message in inbound.messages(maxSize: 1 << 24) {
-                        if case .text(let text) = message { onMessage(text, DispatchTime.now().uptimeNanoseconds) }
-                    }
-                    group.cancelAll()
+    private let channel: EventLoopFuture<any Channel>
+
+    /// Connects to `url` (ws://host:port/path). `onMessage` runs on the event loop for each text
+    /// or binary message, with its bytes and the local arrival time in nanoseconds of uptime.
+    init(url: String, onMessage: @escaping @Sendable (_ message: ByteBuffer, _ arrivedAt: UInt64) -> Void) {
+        let parts = Self.parse(url)
+        channel = ClientBootstrap(group: Self.group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        UpgradeHandler(host: parts.host, path: parts.path, onMessage: onMessage))
                 }
             }
+            .connect(host: parts.host, port: parts.port)
+    }
+
+    /// Text-message convenience for the TimerBoard scenarios.
+    convenience init(url: String, onText: @escaping @Sendable (_ text: String, _ arrivedAt: UInt64) -> Void) {
+        self.init(url: url) { message, arrivedAt in onText(String(buffer: message), arrivedAt) }
+    }
+
+    /// Sends a text message (after the handshake; earlier ones wait in the upgrade handler).
+    func send(_ text: String) {
+        send(ByteBuffer(string: text), opcode: .text)
+    }
+
+    /// Sends a binary message.
+    func sendBinary(_ bytes: [UInt8]) {
+        send(ByteBuffer(bytes: bytes), opcode: .binary)
+    }
+
+    private func send(_ data: ByteBuffer, opcode: WebSocketOpcode) {
+        channel.whenSuccess { channel in
+            let frame = WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)
+            channel.writeAndFlush(frame, promise: nil)
         }
     }
 
-    func send(_ text: String) {
-        outgoing.yield(text)
+    func close() async {
+        guard let channel = try? await channel.get() else { return }
+        try? await channel.close()
     }
 
-    func close() async {
-        outgoing.finish()
-        await task.value
+    private static func parse(_ url: String) -> (host: String, port: Int, path: String) {
+        let components = URLComponents(string: url)
+        return (components?.host ?? "127.0.0.1", components?.port ?? 80, components?.path ?? "/")
+    }
+}
+
+/// Sends the HTTP upgrade request, waits for `101`, then swaps itself for the WebSocket frame
+/// codec and `MessageHandler`. Frames written before that wait here.
+private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = ByteBuffer
+
+    private let host: String
+    private let path: String
+    private let onMessage: @Sendable (ByteBuffer, UInt64) -> Void
+    private var response = ByteBuffer()
+    private var waiting: [(WebSocketFrame, EventLoopPromise<Void>?)] = []
+
+    init(host: String, path: String, onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
+        self.host = host
+        self.path = path
+        self.onMessage = onMessage
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        // The key is fixed: the server only echoes its hash, and nothing here checks it.
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: request)), promise: nil)
+        context.fireChannelActive()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        waiting.append((unwrapOutboundIn(data), promise))
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = unwrapInboundIn(data)
+        response.writeBuffer(&bytes)
+        let view = response.readableBytesView
+        guard let end = view.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
+        guard String(decoding: view[view.startIndex..<end.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
+            context.close(promise: nil)
+            return
+        }
+        response.moveReaderIndex(to: end.upperBound)
+        let leftover = response
+        let pipeline = context.pipeline.syncOperations
+        do {
+            try pipeline.addHandlers(
+                [
+                    ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 24)),
+                    WebSocketFrameEncoder(),
+                    MessageHandler(onMessage: onMessage),
+                ],
+                position: .after(self)
+            )
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        // Frames that came with the handshake's answer go to the decoder before we leave.
+        if leftover.readableBytes > 0 { context.fireChannelRead(NIOAny(leftover)) }
+        let waiting = self.waiting
+        self.waiting = []
+        pipeline.removeHandler(self, promise: nil)
+        for (frame, promise) in waiting { context.channel.write(frame, promise: promise) }
+        context.channel.flush()
+    }
+}
+
+/// Hands each message to the callback; answers pings and closes. Assumes unfragmented
+/// messages, which is what every server measured here sends.
+private final class MessageHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let onMessage: @Sendable (ByteBuffer, UInt64) -> Void
+
+    init(onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
+        self.onMessage = onMessage
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text, .binary:
+            onMessage(frame.unmaskedData, DispatchTime.now().uptimeNanoseconds)
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            context.close(promise: nil)
+        default:
+            break
+        }
     }
 }
 

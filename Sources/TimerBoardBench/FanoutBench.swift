@@ -15,6 +15,8 @@ public final class FanoutBench: Sendable {
         /// Edit sent → the last subscriber's delivery, milliseconds.
         public let lastSubscriber: [String: Double]
         public let lostDeliveries: UInt64
+        /// The server's CPU time (user + system) per delivery, microseconds; nil without its pid.
+        public let serverCPUPerDelivery: Double?
     }
 
     private let http: BenchHTTP
@@ -59,20 +61,20 @@ public final class FanoutBench: Sendable {
         let (joined, joinedContinuation) = AsyncStream.makeStream(of: Void.self)
         self.joined = joined
         let url = http.webSocketURL
-        editor = BenchSocket(url: url) { text, _ in
+        editor = BenchSocket(url: url, onText: { text, _ in
             if text.hasPrefix(#"{"type":"snapshot""#) { joinedContinuation.yield() }
-        }
+        })
         helloAndJoin(editor, clientID: "bench-editor", board: board)
         // The section the edits rename; an edit of a missing id would be rejected, not fanned out.
         editor.send(#"{"type":"edit","opId":"setup","ops":[{"op":"addSection","id":"s","title":"b0"}]}"#)
         subscribers = (0..<subscriberCount).map { index in
-            let socket = BenchSocket(url: url) { text, arrivedAt in
+            let socket = BenchSocket(url: url, onText: { text, arrivedAt in
                 if text.hasPrefix(#"{"type":"changes""#) {
                     Self.recordDelivery(text, arrivedAt: arrivedAt, state: state, subscribers: subscriberCount)
                 } else if text.hasPrefix(#"{"type":"snapshot""#) {
                     joinedContinuation.yield()
                 }
-            }
+            })
             helloAndJoin(socket, clientID: "bench-sub-\(index)", board: board)
             return socket
         }
@@ -97,7 +99,9 @@ public final class FanoutBench: Sendable {
     private let nextSeq = Atomic<Int>(1)
 
     /// Sends title edits at `rate` per second for `seconds`, then waits for the deliveries.
-    public func step(rate: Double, seconds: Double) async throws -> Step {
+    /// With `server`, also reports the server's CPU time per delivery.
+    public func step(rate: Double, seconds: Double, server: ServerProcess? = nil) async throws -> Step {
+        let cpuBefore = server?.cpuSeconds()
         state.withLock { state in
             state.perDelivery = LatencyHistogram()
             state.lastSubscriber = LatencyHistogram()
@@ -132,7 +136,10 @@ public final class FanoutBench: Sendable {
             }
             try await clock.sleep(for: .milliseconds(5))
         }
+        let cpuAfter = server?.cpuSeconds()
         return state.withLock { state in
+            var cpuPerDelivery: Double?
+            if let cpuBefore, let cpuAfter, state.deliveries > 0 { cpuPerDelivery = (cpuAfter - cpuBefore) * 1e6 / Double(state.deliveries) }
             let elapsed = Double(max(1, state.lastDeliveryAt &- firstSentAt)) / 1e9
             return Step(
                 editsPerSecond: rate,
@@ -142,7 +149,8 @@ public final class FanoutBench: Sendable {
                 bytesPerChangeset: state.bytesPerChangeset,
                 perDelivery: state.perDelivery.summary,
                 lastSubscriber: state.lastSubscriber.summary,
-                lostDeliveries: expected - min(expected, state.deliveries)
+                lostDeliveries: expected - min(expected, state.deliveries),
+                serverCPUPerDelivery: cpuPerDelivery
             )
         }
     }

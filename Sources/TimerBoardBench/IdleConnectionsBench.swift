@@ -12,18 +12,18 @@ public enum IdleConnectionsBench {
     public static func run(server: String, serverPID: Int32, connections: Int) async throws -> Result {
         let http = BenchHTTP(base: server)
         let board = try await http.createBoard(title: "idle bench")
-        guard let before = residentMemory(pid: serverPID) else { throw BenchHTTP.Failure(description: "no /proc/\(serverPID)/status") }
+        guard let before = ServerProcess(pid: serverPID).residentMemory() else { throw BenchHTTP.Failure(description: "no /proc/\(serverPID)/status") }
         let (joined, joinedContinuation) = AsyncStream.makeStream(of: Void.self)
         let sockets = (0..<connections).map { index in
-            let socket = BenchSocket(url: http.webSocketURL) { text, _ in
+            let socket = BenchSocket(url: http.webSocketURL, onText: { text, _ in
                 if text.hasPrefix(#"{"type":"snapshot""#) { joinedContinuation.yield() }
-            }
+            })
             helloAndJoin(socket, clientID: "idle-\(index)", board: board)
             return socket
         }
         var iterator = joined.makeAsyncIterator()
         for _ in 0..<connections { _ = await iterator.next() }
-        let after = residentMemory(pid: serverPID) ?? before
+        let after = ServerProcess(pid: serverPID).residentMemory() ?? before
         for socket in sockets { await socket.close() }
         return Result(
             connections: connections, serverMemoryBefore: before, serverMemoryAfter: after,

@@ -26,7 +26,7 @@ public enum TimerExpiryBench {
         let startedAt = Mutex<Int64?>(nil)
 
         let watchers = (0..<max(1, subscribers)).map { index in
-            let socket = BenchSocket(url: http.webSocketURL) { text, _ in
+            let socket = BenchSocket(url: http.webSocketURL, onText: { text, _ in
                 let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
                 if text.hasPrefix(#"{"type":"snapshot""#) { eventContinuation.yield("joined") }
                 guard text.hasPrefix(#"{"type":"changes""#) else { return }
@@ -46,7 +46,7 @@ public enum TimerExpiryBench {
                     }
                     rest = rest[hit.upperBound...]
                 }
-            }
+            })
             helloAndJoin(socket, clientID: "expiry-\(index)", board: board)
             return socket
         }

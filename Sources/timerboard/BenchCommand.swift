@@ -12,6 +12,9 @@ struct Bench: AsyncParsableCommand {
     struct Common: ParsableArguments {
         @Option(help: "The server's HTTP address.") var server = "http://127.0.0.1:8080"
         @Option(help: "Write the results as JSON to this file.") var json: String?
+        @Option(help: "The server's process id, to report its CPU time per delivery.") var serverPid: Int32?
+
+        var serverProcess: ServerProcess? { serverPid.map(ServerProcess.init(pid:)) }
 
         func write<Value: Encodable>(_ value: Value) throws {
             guard let json else { return }
@@ -24,13 +27,14 @@ struct Bench: AsyncParsableCommand {
     static func row(_ step: FanoutBench.Step) -> String {
         func ms(_ summary: [String: Double], _ key: String) -> String { String(format: "%7.2f", summary[key] ?? 0) }
         return String(
-            format: "%8.0f %8d %12.0f %6d   %@ %@ %@   %@ %@ %@ %6d", step.editsPerSecond, step.edits, step.deliveriesPerSecond,
+            format: "%8.0f %8d %12.0f %6d   %@ %@ %@   %@ %@ %@ %6d %12@", step.editsPerSecond, step.edits, step.deliveriesPerSecond,
             step.bytesPerChangeset, ms(step.perDelivery, "p50"), ms(step.perDelivery, "p99"), ms(step.perDelivery, "p99.9"),
-            ms(step.lastSubscriber, "p50"), ms(step.lastSubscriber, "p99"), ms(step.lastSubscriber, "p99.9"), step.lostDeliveries)
+            ms(step.lastSubscriber, "p50"), ms(step.lastSubscriber, "p99"), ms(step.lastSubscriber, "p99.9"), step.lostDeliveries,
+            step.serverCPUPerDelivery.map { String(format: "%.2f", $0) } ?? "-")
     }
 
     static let header =
-        "edits/s    edits  deliveries/s  bytes   each: p50     p99   p99.9   last: p50     p99   p99.9   lost (ms)"
+        "edits/s    edits  deliveries/s  bytes   each: p50     p99   p99.9   last: p50     p99   p99.9   lost  server µs/delivery (ms)"
 
     struct Fanout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One board, N subscribers, edits at a fixed rate.")
@@ -41,7 +45,7 @@ struct Bench: AsyncParsableCommand {
 
         func run() async throws {
             let bench = try await FanoutBench.connect(server: common.server, subscribers: subscribers)
-            let step = try await bench.step(rate: rate, seconds: seconds)
+            let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
             await bench.close()
             print("fanout: \(subscribers) subscribers")
             print(Bench.header)
@@ -64,7 +68,7 @@ struct Bench: AsyncParsableCommand {
             var steps: [FanoutBench.Step] = []
             var rate = 20.0
             while rate <= 20_000 {
-                let step = try await bench.step(rate: rate, seconds: seconds)
+                let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
                 print(Bench.row(step))
                 steps.append(step)
                 if (step.lastSubscriber["p99"] ?? 0) > limit || step.lostDeliveries > 0 { break }
@@ -114,10 +118,10 @@ struct Bench: AsyncParsableCommand {
     struct IdleConnections: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "idle", abstract: "Server memory per idle subscribed connection.")
         @OptionGroup var common: Common
-        @Option(help: "The server's process id, to read its memory.") var serverPid: Int32
         @Option(help: "Idle connections.") var connections = 10_000
 
         func run() async throws {
+            guard let serverPid = common.serverPid else { throw ValidationError("idle needs --server-pid to read the server's memory") }
             let result = try await IdleConnectionsBench.run(server: common.server, serverPID: serverPid, connections: connections)
             print(String(format: "idle: %d connections: %.0f bytes of server memory each", connections, result.bytesPerConnection))
             try common.write(result)

@@ -54,13 +54,14 @@ func buildWebSocketRouter(
     registry: BoardRegistry,
     clock: any ServerClock,
     logger: Logger
-) -> Router<BasicWebSocketRequestContext> {
-    let router = Router(context: BasicWebSocketRequestContext.self)
+) -> Router<TimerBoardWebSocketContext> {
+    let router = Router(context: TimerBoardWebSocketContext.self)
     let connectionCounter = Atomic<Int>(0)
-    router.ws("/ws") { inbound, outbound, _ in
+    router.ws("/ws") { inbound, outbound, context in
         let connectionID = connectionCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let session = ClientSession(
             connectionID: connectionID,
+            channel: context.requestContext.channel,
             registry: registry,
             configuration: configuration,
             clock: clock,

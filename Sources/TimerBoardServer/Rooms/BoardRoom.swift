@@ -3,6 +3,7 @@ import BoardProtocol
 import BoardStore
 import Logging
 import NIOCore
+import NIOWebSocket
 
 /// The single owner of one live board.
 ///
@@ -341,7 +342,7 @@ actor BoardRoom {
         expiryTask?.cancel()
         outbox.removeAll()
         unsaved.removeAll()
-        for subscriber in subscribers.values { subscriber.finish() }
+        for subscriber in subscribers.values { subscriber.disconnect(.unexpectedServerError, reason: "the board failed to store an edit; rejoin with since") }
         subscribers.removeAll()
         participants.removeAll()
     }

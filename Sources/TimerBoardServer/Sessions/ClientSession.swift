@@ -6,14 +6,15 @@ import Logging
 import NIOCore
 import NIOWebSocket
 
-/// One WebSocket connection: reads client messages in order and answers them, while a second
-/// task writes the connection's outbound queue to the socket.
+/// One WebSocket connection: reads client messages in order and answers them. Everything the
+/// connection is sent goes through its `Outbound` queue, straight into the channel.
 struct ClientSession {
     let registry: BoardRegistry
     let configuration: ServerConfiguration
     let clock: any ServerClock
     let logger: Logger
     let outbound: Outbound
+    let channel: any Channel
 
     /// What the connection has said so far.
     private struct State {
@@ -22,20 +23,29 @@ struct ClientSession {
         var room: BoardRoom?
     }
 
-    init(connectionID: Int, registry: BoardRegistry, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger) {
+    init(
+        connectionID: Int,
+        channel: any Channel,
+        registry: BoardRegistry,
+        configuration: ServerConfiguration,
+        clock: any ServerClock,
+        logger: Logger
+    ) {
         self.registry = registry
         self.configuration = configuration
         self.clock = clock
         var logger = logger
         logger[metadataKey: "tb.connection.id"] = .stringConvertible(connectionID)
         self.logger = logger
-        outbound = Outbound(id: connectionID, capacity: configuration.outboundQueueLimit)
+        self.channel = channel
+        outbound = Outbound(id: connectionID, capacity: configuration.outboundQueueLimit, eventLoop: channel.eventLoop)
     }
 
     /// Runs until the client closes the connection or falls too far behind.
     func run(inbound: WebSocketInboundStream, writer: WebSocketOutboundWriter) async throws {
+        try await outbound.attach(to: channel)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await writeOutbound(to: writer) }
+            group.addTask { try await closeWhenAsked(writer) }
             var state = State()
             do {
                 for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
@@ -50,15 +60,13 @@ struct ClientSession {
         }
     }
 
-    /// Drains the outbound queue: one task per connection, so a slow socket only slows itself.
-    private func writeOutbound(to writer: WebSocketOutboundWriter) async throws {
-        for await frame in outbound.frames {
-            if outbound.didOverflow { break }
-            try await writer.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frame)))
-        }
-        if outbound.didOverflow {
-            logger.notice("closing a connection whose outbound queue is full")
-            try await writer.close(.policyViolation, reason: "too far behind; rejoin with since")
+    /// Closes the WebSocket when the outbound queue overflows or the board drops everyone; the
+    /// close goes through hummingbird's writer so its closing handshake stays in step.
+    private func closeWhenAsked(_ writer: WebSocketOutboundWriter) async throws {
+        for await request in outbound.closeRequests {
+            logger.notice("closing the connection", metadata: ["tb.reason": "\(request.reason)"])
+            try await writer.close(request.code, reason: request.reason)
+            return
         }
     }
 

@@ -11,20 +11,37 @@ final class BenchSocket: Sendable {
     static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     private let channel: EventLoopFuture<any Channel>
+    /// Succeeds once the server accepted the WebSocket upgrade.
+    private let opened: EventLoopPromise<Void>
 
     /// Connects to `url` (ws://host:port/path). `onMessage` runs on the event loop for each text
     /// or binary message, with its bytes and the local arrival time in nanoseconds of uptime.
     init(url: String, onMessage: @escaping @Sendable (_ message: ByteBuffer, _ arrivedAt: UInt64) -> Void) {
         let parts = Self.parse(url)
+        let opened = Self.group.any().makePromise(of: Void.self)
+        self.opened = opened
         channel = ClientBootstrap(group: Self.group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        UpgradeHandler(host: parts.host, path: parts.path, onMessage: onMessage))
+                        UpgradeHandler(host: parts.host, path: parts.path, opened: opened, onMessage: onMessage))
                 }
             }
             .connect(host: parts.host, port: parts.port)
+        channel.whenFailure { opened.fail($0) }
+    }
+
+    /// Waits until the WebSocket is open.
+    func waitUntilOpen() async throws {
+        try await opened.futureResult.get()
+    }
+
+    func send(_ message: BenchMessage) {
+        switch message {
+        case .text(let text): send(text)
+        case .binary(let bytes): sendBinary(bytes)
+        }
     }
 
     /// Text-message convenience for the TimerBoard scenarios.
@@ -70,13 +87,20 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let host: String
     private let path: String
     private let onMessage: @Sendable (ByteBuffer, UInt64) -> Void
+    private let opened: EventLoopPromise<Void>
     private var response = ByteBuffer()
     private var waiting: [(WebSocketFrame, EventLoopPromise<Void>?)] = []
 
-    init(host: String, path: String, onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
+    init(host: String, path: String, opened: EventLoopPromise<Void>, onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
         self.host = host
         self.path = path
+        self.opened = opened
         self.onMessage = onMessage
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        opened.fail(ChannelError.inputClosed)
+        context.fireChannelInactive()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -98,6 +122,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
         let view = response.readableBytesView
         guard let end = view.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
         guard String(decoding: view[view.startIndex..<end.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
+            opened.fail(ChannelError.inputClosed)
             context.close(promise: nil)
             return
         }
@@ -124,6 +149,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
         pipeline.removeHandler(self, promise: nil)
         for (frame, promise) in waiting { context.channel.write(frame, promise: promise) }
         context.channel.flush()
+        opened.succeed()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Synchronization
 
 /// One board, N subscribers, editors renaming a section at a set rate: latency from edit sent
@@ -19,15 +20,13 @@ public final class FanoutBench: Sendable {
         public let serverCPUPerDelivery: Double?
     }
 
-    private let http: BenchHTTP
+    private let target: FanoutTarget
     private let subscriberCount: Int
-    private let board: String
     private let editor: BenchSocket
     private let subscribers: [BenchSocket]
     private let state = Shared()
-    private let joined: AsyncStream<Void>
 
-    /// What the NIO threads of all subscribers record into.
+    /// What the event-loop thread of all clients records into.
     private final class Shared: Sendable {
         let lock = Mutex(State())
         func withLock<Value>(_ body: (inout State) -> Value) -> Value { lock.withLock { body(&$0) } }
@@ -43,53 +42,51 @@ public final class FanoutBench: Sendable {
         var lastSubscriber = LatencyHistogram()
     }
 
-    /// Connects `subscribers` clients and one editor to a new board and waits until all joined.
-    public static func connect(server: String, subscribers: Int) async throws -> FanoutBench {
-        let http = BenchHTTP(base: server)
-        let board = try await http.createBoard(title: "fanout bench")
-        let bench = FanoutBench(http: http, board: board, subscriberCount: subscribers)
-        var joins = bench.joined.makeAsyncIterator()
-        for _ in 0...subscribers { _ = await joins.next() }  // subscribers plus the editor
+    /// Connects `subscribers` clients and one editor to `target` and waits until all hold the board.
+    public static func connect(to target: FanoutTarget, subscribers: Int) async throws -> FanoutBench {
+        let (joined, joinedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let bench = FanoutBench(target: target, subscriberCount: subscribers, joined: joinedContinuation)
+        try await bench.editor.waitUntilOpen()
+        for subscriber in bench.subscribers { try await subscriber.waitUntilOpen() }
+        if target.isJoined != nil {
+            var joins = joined.makeAsyncIterator()
+            for _ in 0..<subscribers { _ = await joins.next() }
+        }
         return bench
     }
 
-    private init(http: BenchHTTP, board: String, subscriberCount: Int) {
-        self.http = http
-        self.board = board
+    private init(target: FanoutTarget, subscriberCount: Int, joined: AsyncStream<Void>.Continuation) {
+        self.target = target
         self.subscriberCount = subscriberCount
         let state = self.state
-        let (joined, joinedContinuation) = AsyncStream.makeStream(of: Void.self)
-        self.joined = joined
-        let url = http.webSocketURL
-        editor = BenchSocket(url: url, onText: { text, _ in
-            if text.hasPrefix(#"{"type":"snapshot""#) { joinedContinuation.yield() }
-        })
-        helloAndJoin(editor, clientID: "bench-editor", board: board)
-        // The section the edits rename; an edit of a missing id would be rejected, not fanned out.
-        editor.send(#"{"type":"edit","opId":"setup","ops":[{"op":"addSection","id":"s","title":"b0"}]}"#)
+        editor = BenchSocket(url: target.url, onMessage: { _, _ in })
+        for message in target.editorSetup { editor.send(message) }
         subscribers = (0..<subscriberCount).map { index in
-            let socket = BenchSocket(url: url, onText: { text, arrivedAt in
-                if text.hasPrefix(#"{"type":"changes""#) {
-                    Self.recordDelivery(text, arrivedAt: arrivedAt, state: state, subscribers: subscriberCount)
-                } else if text.hasPrefix(#"{"type":"snapshot""#) {
-                    joinedContinuation.yield()
+            // Per client, on its event loop: has it signalled that it holds the board yet?
+            let hasJoined = Mutex(target.isJoined == nil)
+            let socket = BenchSocket(url: target.url, onMessage: { message, arrivedAt in
+                if let seq = target.deliveredSeq(message) {
+                    Self.recordDelivery(seq: seq, bytes: message.readableBytes, arrivedAt: arrivedAt, state: state, subscribers: subscriberCount)
+                } else if let isJoined = target.isJoined, isJoined(message), hasJoined.withLock({ joined in
+                    defer { joined = true }
+                    return !joined
+                }) {
+                    joined.yield()
                 }
             })
-            helloAndJoin(socket, clientID: "bench-sub-\(index)", board: board)
+            for message in target.subscriberHello(index) { socket.send(message) }
             return socket
         }
     }
 
-    private static func recordDelivery(_ text: String, arrivedAt: UInt64, state: Shared, subscribers: Int) {
-        guard let range = text.range(of: #""title":"b"#) else { return }
-        let seq = Int(text[range.upperBound...].prefix { $0.isNumber }) ?? 0
+    private static func recordDelivery(seq: Int, bytes: Int, arrivedAt: UInt64, state: Shared, subscribers: Int) {
         state.withLock { state in
             guard let sentAt = state.sendTimes[seq] else { return }
             let latency = (arrivedAt &- sentAt) / 1_000
             state.perDelivery.record(microseconds: latency)
             state.deliveries += 1
             state.lastDeliveryAt = max(state.lastDeliveryAt, arrivedAt)
-            state.bytesPerChangeset = text.utf8.count
+            state.bytesPerChangeset = bytes
             let count = state.deliveredCount[seq, default: 0] + 1
             state.deliveredCount[seq] = count
             if count == subscribers { state.lastSubscriber.record(microseconds: latency) }
@@ -115,7 +112,7 @@ public final class FanoutBench: Sendable {
         let firstSentAt = uptimeNanoseconds()
         for _ in 0..<edits {
             let seq = nextSeq.wrappingAdd(1, ordering: .relaxed).oldValue
-            let message = #"{"type":"edit","opId":"\#(seq)","ops":[{"op":"updateSection","id":"s","title":"b\#(seq)"}]}"#
+            let message = target.edit(seq)
             state.withLock { $0.sendTimes[seq] = uptimeNanoseconds() }
             editor.send(message)
             next = next.advanced(by: interval)

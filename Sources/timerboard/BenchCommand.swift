@@ -24,6 +24,27 @@ struct Bench: AsyncParsableCommand {
         }
     }
 
+    /// Which server the fan-out scenarios measure: TimerBoard, or a peer doing the same work.
+    struct TargetOptions: ParsableArguments {
+        enum Kind: String, ExpressibleByArgument { case timerboard, wsRelay = "ws-relay", yWebsocket = "y-websocket" }
+        @Option(help: "timerboard, ws-relay or y-websocket (bench/peers/).") var target: Kind = .timerboard
+        @Option(help: "A peer's WebSocket address (ws://host:port).") var peerUrl: String?
+        @Option(help: "For y-websocket: the editor's updates from bench/peers/y-updates.js --format binary.") var yUpdates: String?
+
+        func make(server: String) async throws -> FanoutTarget {
+            switch target {
+            case .timerboard:
+                return try await .timerBoard(server: server)
+            case .wsRelay:
+                guard let peerUrl else { throw ValidationError("ws-relay needs --peer-url") }
+                return .webSocketRelay(url: peerUrl)
+            case .yWebsocket:
+                guard let peerUrl, let yUpdates else { throw ValidationError("y-websocket needs --peer-url and --y-updates") }
+                return try .yWebSocket(url: peerUrl, updatesFile: yUpdates)
+            }
+        }
+    }
+
     static func row(_ step: FanoutBench.Step) -> String {
         func ms(_ summary: [String: Double], _ key: String) -> String { String(format: "%7.2f", summary[key] ?? 0) }
         return String(
@@ -39,15 +60,17 @@ struct Bench: AsyncParsableCommand {
     struct Fanout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One board, N subscribers, edits at a fixed rate.")
         @OptionGroup var common: Common
+        @OptionGroup var target: TargetOptions
         @Option(help: "Subscribed connections.") var subscribers = 1_000
         @Option(help: "Edits per second.") var rate = 20.0
         @Option(help: "Seconds of editing.") var seconds = 10.0
 
         func run() async throws {
-            let bench = try await FanoutBench.connect(server: common.server, subscribers: subscribers)
+            let target = try await target.make(server: common.server)
+            let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
             let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
             await bench.close()
-            print("fanout: \(subscribers) subscribers")
+            print("fanout: \(target.name), \(subscribers) subscribers")
             print(Bench.header)
             print(Bench.row(step))
             try common.write(step)
@@ -57,13 +80,15 @@ struct Bench: AsyncParsableCommand {
     struct Saturate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Raise the edit rate until p99 to the last subscriber passes 100 ms.")
         @OptionGroup var common: Common
+        @OptionGroup var target: TargetOptions
         @Option(help: "Subscribed connections.") var subscribers = 1_000
         @Option(help: "Seconds per rate.") var seconds = 5.0
         @Option(help: "The p99 (ms, edit to last subscriber) that marks the knee.") var limit = 100.0
 
         func run() async throws {
-            let bench = try await FanoutBench.connect(server: common.server, subscribers: subscribers)
-            print("saturate: \(subscribers) subscribers, knee at p99 (last subscriber) > \(limit) ms")
+            let target = try await target.make(server: common.server)
+            let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
+            print("saturate: \(target.name), \(subscribers) subscribers, knee at p99 (last subscriber) > \(limit) ms")
             print(Bench.header)
             var steps: [FanoutBench.Step] = []
             var rate = 20.0

@@ -43,14 +43,14 @@ actor BoardRoom {
     /// Set when the store failed or the room was unloaded; a closed room takes no more work.
     private(set) var isClosed = false
     /// The encoded snapshot of the current revision: a storm of joins encodes the board once.
-    private var snapshotFrame: (revision: Int64, frame: ByteBuffer)?
+    private var snapshotFrame: (revision: Int64, frame: TextFrame)?
     /// Wakes the room at the next timer deadline, to finish the timers that ran out.
     private var expiryTask: Task<Void, Never>?
     private var scheduledDeadline: Int64?
 
     private enum Delivery {
-        case broadcast(ByteBuffer)
-        case direct(Outbound, ByteBuffer)
+        case broadcast(TextFrame)
+        case direct(Outbound, TextFrame)
         /// Adds the subscriber, right after its snapshot or catch-up frames.
         case subscribe(Outbound)
     }
@@ -80,7 +80,7 @@ actor BoardRoom {
         recentChangesets = ChangesetLog(capacity: configuration.retainedChangesets, nextRevision: first)
         outcomes = OutcomeLog(limitPerClient: configuration.outcomesPerClient)
         for changeset in stored.recentChangesets {
-            let frame = ByteBuffer(bytes: ServerMessage.changes(Changeset(revision: changeset.revision, changes: changeset.changes)).encoded())
+            let frame = TextFrame(.changes(Changeset(revision: changeset.revision, changes: changeset.changes)))
             recentChangesets.append(frame, revision: changeset.revision)
             if let clientID = changeset.clientID, let opID = changeset.opID {
                 outcomes.record(.accepted(revision: changeset.revision), clientID: clientID, opID: opID)
@@ -130,7 +130,7 @@ actor BoardRoom {
         return .joined
     }
 
-    private func currentSnapshotFrame() -> ByteBuffer {
+    private func currentSnapshotFrame() -> TextFrame {
         if let cached = snapshotFrame, cached.revision == revision { return cached.frame }
         let frame = encode(.snapshot(snapshot()))
         snapshotFrame = (revision, frame)
@@ -353,31 +353,43 @@ actor BoardRoom {
         outbox.append((revision, delivery))
     }
 
-    /// Sends, in order, everything whose revision is durable.
+    /// Sends, in order, everything whose revision is durable. The frames are queued on each
+    /// connection here; the writing happens on the event loops, one task per loop.
     private func deliverDurable() {
         var delivered = 0
+        var drains = DrainBatch()
         for entry in outbox {
             guard entry.revision <= durableRevision else { break }
             delivered += 1
             switch entry.delivery {
             case .broadcast(let frame):
-                for subscriber in subscribers.values where !subscriber.send(frame) {
-                    subscribers[subscriber.id] = nil
-                    if let participant = participants.removeValue(forKey: subscriber.id) { presenceChanged(participant.clientID) }
-                    if subscriber.didOverflow {
-                        logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])
+                for subscriber in subscribers.values {
+                    switch subscriber.enqueue(frame) {
+                    case .queued: break
+                    case .needsDrain: drains.add(subscriber)
+                    case .refused: drop(subscriber)
                     }
                 }
             case .direct(let outbound, let frame):
-                outbound.send(frame)
+                if case .needsDrain = outbound.enqueue(frame) { drains.add(outbound) }
             case .subscribe(let outbound):
                 subscribers[outbound.id] = outbound
             }
         }
         outbox.removeFirst(delivered)
+        drains.schedule()
     }
 
-    private nonisolated func encode(_ message: ServerMessage) -> ByteBuffer {
-        ByteBuffer(bytes: message.encoded())
+    /// Forgets a subscriber whose connection is gone or fell too far behind.
+    private func drop(_ subscriber: Outbound) {
+        subscribers[subscriber.id] = nil
+        if let participant = participants.removeValue(forKey: subscriber.id) { presenceChanged(participant.clientID) }
+        if subscriber.didOverflow {
+            logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])
+        }
+    }
+
+    private nonisolated func encode(_ message: ServerMessage) -> TextFrame {
+        TextFrame(message)
     }
 }

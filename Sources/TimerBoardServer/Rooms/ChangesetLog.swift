@@ -4,7 +4,7 @@ import NIOCore
 struct ChangesetLog {
     private let capacity: Int
     /// Frames of revisions `firstRevision ..< firstRevision + frames.count`.
-    private var frames: [ByteBuffer] = []
+    private var frames: [TextFrame] = []
     private var firstRevision: Int64
 
     /// An empty log whose next revision is `nextRevision`.
@@ -13,7 +13,7 @@ struct ChangesetLog {
         self.firstRevision = nextRevision
     }
 
-    mutating func append(_ frame: ByteBuffer, revision: Int64) {
+    mutating func append(_ frame: TextFrame, revision: Int64) {
         precondition(revision == firstRevision + Int64(frames.count), "changeset log must stay contiguous")
         frames.append(frame)
         if frames.count > capacity * 2 {
@@ -25,7 +25,7 @@ struct ChangesetLog {
     }
 
     /// The frames after `revision` up to the latest, or nil when the log no longer reaches back.
-    func frames(after revision: Int64) -> ArraySlice<ByteBuffer>? {
+    func frames(after revision: Int64) -> ArraySlice<TextFrame>? {
         let offset = revision + 1 - firstRevision
         guard offset >= 0, offset <= Int64(frames.count) else { return nil }
         return frames[Int(offset)...]

@@ -5,7 +5,7 @@ import NIOCore
 enum EditOutcome: Sendable {
     case accepted(revision: Int64)
     /// The encoded reject, sent again as it was.
-    case rejected(ByteBuffer)
+    case rejected(TextFrame)
 }
 
 /// The last outcomes per client, bounded per client (oldest forgotten first).

@@ -154,6 +154,6 @@ struct ClientSession {
     }
 
     private func send(_ message: ServerMessage) {
-        outbound.send(ByteBuffer(bytes: message.encoded()))
+        outbound.send(TextFrame(message))
     }
 }

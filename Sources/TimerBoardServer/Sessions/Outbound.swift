@@ -2,7 +2,7 @@ import NIOCore
 import NIOWebSocket
 import Synchronization
 
-/// One connection's bounded queue of outgoing frames, written straight into its channel.
+/// One connection's bounded queue of outgoing frames, written straight to its socket.
 ///
 /// The board enqueues and moves on: `send` only appends under a lock and, when the queue was
 /// empty, asks the connection's event loop to drain it. The drain writes everything pending and
@@ -28,7 +28,7 @@ final class Outbound: Sendable {
     }
 
     private struct State {
-        var frames: [ByteBuffer] = []
+        var frames: [TextFrame] = []
         /// A drain is queued on the event loop; no need to queue another.
         var drainScheduled = false
         /// False while the channel's send buffer is full.
@@ -46,21 +46,45 @@ final class Outbound: Sendable {
         (closeRequests, closeContinuation) = AsyncStream.makeStream(of: CloseRequest.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Puts the writer at the end of `channel`'s pipeline, after the WebSocket frame encoder.
+    /// Puts the writer first in `channel`'s pipeline, next to the socket: the frames are
+    /// already framed, so they skip every handler. Hummingbird's own frames (pongs, close) come
+    /// through the pipeline as whole frames too, so the two never interleave within a frame.
     func attach(to channel: any Channel) async throws {
         try await eventLoop.submit {
             let handler = FrameWriter(outbound: self)
-            try channel.pipeline.syncOperations.addHandler(handler)
+            try channel.pipeline.syncOperations.addHandler(handler, position: .first)
             self.writer.value = handler
         }.get()
     }
 
-    /// Queues a frame. Returns false when the connection is gone or has just overflowed.
+    /// What `enqueue` did.
+    enum Enqueued {
+        case queued
+        /// Queued, and the queue needs a drain on the event loop: call `drain()` there.
+        case needsDrain
+        /// The connection is gone or has just overflowed.
+        case refused
+    }
+
+    /// Queues a frame and drains it soon. Returns false when the connection is gone or has just
+    /// overflowed.
     @discardableResult
-    func send(_ frame: ByteBuffer) -> Bool {
-        enum Outcome { case queued, scheduleDrain, refused, overflowed }
+    func send(_ frame: TextFrame) -> Bool {
+        switch enqueue(frame) {
+        case .queued: return true
+        case .needsDrain:
+            eventLoop.execute { self.drain() }
+            return true
+        case .refused: return false
+        }
+    }
+
+    /// Queues a frame; the caller schedules the drain (a broadcast schedules one per event
+    /// loop for all its connections, see `DrainBatch`).
+    func enqueue(_ frame: TextFrame) -> Enqueued {
+        enum Outcome { case enqueued(Enqueued), overflowed }
         let outcome = state.withLock { state -> Outcome in
-            guard state.isOpen else { return .refused }
+            guard state.isOpen else { return .enqueued(.refused) }
             guard state.frames.count < capacity else {
                 state.isOpen = false
                 state.overflowed = true
@@ -68,21 +92,20 @@ final class Outbound: Sendable {
                 return .overflowed
             }
             state.frames.append(frame)
-            guard state.writable, !state.drainScheduled else { return .queued }
+            guard state.writable, !state.drainScheduled else { return .enqueued(.queued) }
             state.drainScheduled = true
-            return .scheduleDrain
+            return .enqueued(.needsDrain)
         }
         switch outcome {
-        case .queued: return true
-        case .scheduleDrain:
-            eventLoop.execute { self.drain() }
-            return true
-        case .refused: return false
+        case .enqueued(let result): return result
         case .overflowed:
             disconnect(.policyViolation, reason: "too far behind; rejoin with since")
-            return false
+            return .refused
         }
     }
+
+    /// The event loop the connection's writes happen on.
+    var loop: any EventLoop { eventLoop }
 
     /// True once a frame was refused because the queue was full.
     var didOverflow: Bool { state.withLock(\.overflowed) }
@@ -102,9 +125,9 @@ final class Outbound: Sendable {
 
     // MARK: On the event loop
 
-    /// Writes every queued frame and flushes once.
-    fileprivate func drain() {
-        let frames = state.withLock { state -> [ByteBuffer] in
+    /// Writes every queued frame and flushes once. On the event loop.
+    func drain() {
+        let frames = state.withLock { state -> [TextFrame] in
             state.drainScheduled = false
             guard state.writable else { return [] }
             defer { state.frames.removeAll(keepingCapacity: true) }
@@ -126,12 +149,11 @@ final class Outbound: Sendable {
     }
 }
 
-/// The last handler of a WebSocket connection's pipeline: writes the outbound queue's text
-/// frames toward the frame encoder and tells the queue when the socket is full. On its event
-/// loop only.
+/// The first handler of a WebSocket connection's pipeline: writes the outbound queue's frames
+/// to the socket and tells the queue when the socket is full. On its event loop only.
 private final class FrameWriter: ChannelInboundHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     private let outbound: Outbound
     private var context: ChannelHandlerContext?
@@ -148,10 +170,10 @@ private final class FrameWriter: ChannelInboundHandler {
         self.context = nil
     }
 
-    func write(_ frames: [ByteBuffer]) {
+    func write(_ frames: [TextFrame]) {
         guard let context, context.channel.isActive else { return }
         for frame in frames {
-            context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: frame)), promise: nil)
+            context.write(wrapOutboundOut(frame.bytes), promise: nil)
         }
         context.flush()
     }

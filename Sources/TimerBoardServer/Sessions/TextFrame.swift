@@ -1,0 +1,33 @@
+import BoardProtocol
+import NIOCore
+
+/// A whole WebSocket text frame (header and JSON payload), ready for the socket.
+///
+/// The server's frames are unmasked, so the bytes are the same for every receiver: a changeset
+/// is encoded and framed once and the same buffer goes to every subscriber.
+struct TextFrame: Sendable {
+    let bytes: ByteBuffer
+
+    init(_ message: ServerMessage) {
+        self.init(payload: message.encoded())
+    }
+
+    init(payload: [UInt8]) {
+        var bytes = ByteBuffer()
+        bytes.reserveCapacity(payload.count + 10)
+        bytes.writeInteger(UInt8(0x81))  // FIN + opcode 1 (text)
+        // RFC 6455 §5.2: 7-bit length, or 126 + 16-bit, or 127 + 64-bit; no mask from a server.
+        switch payload.count {
+        case ..<126:
+            bytes.writeInteger(UInt8(payload.count))
+        case ..<65_536:
+            bytes.writeInteger(UInt8(126))
+            bytes.writeInteger(UInt16(payload.count))
+        default:
+            bytes.writeInteger(UInt8(127))
+            bytes.writeInteger(UInt64(payload.count))
+        }
+        bytes.writeBytes(payload)
+        self.bytes = bytes
+    }
+}

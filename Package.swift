@@ -11,7 +11,10 @@ let package = Package(
     name: "timerboard",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "timerboard", targets: ["timerboard"])
+        .executable(name: "timerboard", targets: ["timerboard"]),
+        // The domain and the wire, for the micro-benchmarks package in Benchmarks/.
+        .library(name: "BoardCore", targets: ["BoardCore"]),
+        .library(name: "BoardProtocol", targets: ["BoardProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),

@@ -2,8 +2,8 @@
 ///
 /// `apply(diff(a, b), to: a) == b` for every pair of valid boards; equal boards give no change.
 public func diff(_ old: Board, _ new: Board) -> [Change] {
-    let sectionIDs = Set(old.sections.keys).union(new.sections.keys).sorted()
-    let timerIDs = Set(old.timers.keys).union(new.timers.keys).sorted()
+    let sectionIDs = differingIDs(old.sections, new.sections)
+    let timerIDs = differingIDs(old.timers, new.timers)
     return Board.changes(
         sectionIDs: sectionIDs,
         timerIDs: timerIDs,
@@ -12,6 +12,29 @@ public func diff(_ old: Board, _ new: Board) -> [Change] {
         oldTimer: { old.timers[$0] },
         newTimer: { new.timers[$0] }
     )
+}
+
+/// The ids whose entity was added, removed or changed, sorted. Only these can give a change,
+/// so sorting them alone (rather than every id of both boards) keeps two equal or nearly
+/// equal boards linear in their size, with the same changes in the same order.
+private func differingIDs<Entity: Equatable>(_ old: [EntityID: Entity], _ new: [EntityID: Entity]) -> [EntityID] {
+    var ids: [EntityID] = []
+    var kept = 0
+    for (id, entity) in old {
+        guard let newEntity = new[id] else {
+            ids.append(id)
+            continue
+        }
+        kept += 1
+        if newEntity != entity { ids.append(id) }
+    }
+    // An id of `new` missing from `old` is an insert; when all of `new`'s ids were found above, there is none.
+    if kept < new.count {
+        for id in new.keys where old.index(forKey: id) == nil {
+            ids.append(id)
+        }
+    }
+    return ids.sorted()
 }
 
 extension Board {

@@ -203,8 +203,13 @@ private struct Edit {
 
     /// Marks every running timer whose deadline has passed as finished.
     mutating func finishExpiredTimers() {
-        for timer in board.timers.values.sorted(by: { $0.id < $1.id }) {
-            guard let deadline = timer.deadline, deadline <= now else { continue }
+        // Only the due timers are sorted (by id, so the changes come in a stable order), not the
+        // whole board: this runs whenever a deadline passes.
+        let due = board.timers.values.filter { timer in
+            guard let deadline = timer.deadline else { return false }
+            return deadline <= now
+        }
+        for timer in due.sorted(by: { $0.id < $1.id }) {
             var finished = timer
             finished.run = TimerRun(status: .finished, elapsed: timer.duration)
             setTimer(timer.id, finished)

@@ -14,6 +14,26 @@ import Testing
         }
     }
 
+    /// Same changes in the same order as comparing every id of both boards, including a second
+    /// board made from the first by a few edits, where most ids are unchanged.
+    @Test func diffMatchesComparingEveryID() async {
+        await propertyCheck(count: 2_000, input: Gen.int(in: 0...Int.max)) { seed in
+            var rng = SeededGenerator(seed: seed)
+            let a = RandomBoards.board(using: &rng)
+            let b = RandomBoards.board(using: &rng)
+            #expect(diff(a, b) == Reference.diff(a, b))
+            var c = a
+            for id in a.timers.keys where Int.random(in: 0..<4, using: &rng) == 0 {
+                c.timers[id]!.order = RandomBoards.orderKeys.randomElement(using: &rng)!
+            }
+            for id in a.sections.keys where Bool.random(using: &rng) {
+                c.sections[id]!.title += "!"
+            }
+            #expect(diff(a, c) == Reference.diff(a, c))
+            #expect(diff(c, a) == Reference.diff(c, a))
+        }
+    }
+
     @Test func aBoardDiffedWithItselfHasNoChanges() async {
         await propertyCheck(count: 500, input: Gen.int(in: 0...Int.max)) { seed in
             var rng = SeededGenerator(seed: seed)

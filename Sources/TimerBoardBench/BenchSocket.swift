@@ -66,6 +66,14 @@ final class BenchSocket: Sendable {
         }
     }
 
+    /// Stops reading the socket: what the server sends piles up in the kernel's buffers, and
+    /// then in the server, as with a client that hangs or sits behind a slow link.
+    func stopReading() {
+        channel.whenSuccess { channel in
+            channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        }
+    }
+
     func close() async {
         guard let channel = try? await channel.get() else { return }
         try? await channel.close()

@@ -29,6 +29,8 @@ public final class FanoutBench: Sendable {
     /// What the event-loop thread of all clients records into.
     private final class Shared: Sendable {
         let lock = Mutex(State())
+        /// How many subscribers (the first ones) stopped reading; the others are measured.
+        let slowCount = Atomic<Int>(0)
         func withLock<Value>(_ body: (inout State) -> Value) -> Value { lock.withLock { body(&$0) } }
     }
 
@@ -66,7 +68,10 @@ public final class FanoutBench: Sendable {
             let hasJoined = Mutex(target.isJoined == nil)
             let socket = BenchSocket(url: target.url, onMessage: { message, arrivedAt in
                 if let seq = target.deliveredSeq(message) {
-                    Self.recordDelivery(seq: seq, bytes: message.readableBytes, arrivedAt: arrivedAt, state: state, subscribers: subscriberCount)
+                    // A subscriber that stopped reading may still get what NIO had read already.
+                    let slow = state.slowCount.load(ordering: .relaxed)
+                    guard index >= slow else { return }
+                    Self.recordDelivery(seq: seq, bytes: message.readableBytes, arrivedAt: arrivedAt, state: state, subscribers: subscriberCount - slow)
                 } else if let isJoined = target.isJoined, isJoined(message), hasJoined.withLock({ joined in
                     defer { joined = true }
                     return !joined
@@ -119,7 +124,7 @@ public final class FanoutBench: Sendable {
             try await clock.sleep(until: next)
         }
         // Wait for every delivery, or give up on stragglers after 10 s of silence.
-        let expected = UInt64(edits * subscriberCount)
+        let expected = UInt64(edits * (subscriberCount - state.slowCount.load(ordering: .relaxed)))
         var lastCount: UInt64 = 0
         var quietSince = clock.now
         while true {
@@ -150,6 +155,16 @@ public final class FanoutBench: Sendable {
                 serverCPUPerDelivery: cpuPerDelivery
             )
         }
+    }
+
+    /// The first `fraction` of the subscribers stop reading their sockets (they stay connected):
+    /// later steps measure the others. Returns how many stopped.
+    @discardableResult
+    public func stopReading(fraction: Double) -> Int {
+        let count = min(subscriberCount, max(1, Int((Double(subscriberCount) * fraction).rounded())))
+        state.slowCount.store(count, ordering: .relaxed)
+        for subscriber in subscribers.prefix(count) { subscriber.stopReading() }
+        return count
     }
 
     public func close() async {

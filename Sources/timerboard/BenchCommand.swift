@@ -6,7 +6,9 @@ import TimerBoardBench
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure a running TimerBoard server.",
-        subcommands: [Fanout.self, Saturate.self, AckedEdits.self, TimerExpiry.self, IdleConnections.self]
+        subcommands: [
+            Fanout.self, Saturate.self, SlowConsumers.self, JoinStorm.self, AckedEdits.self, TimerExpiry.self, IdleConnections.self,
+        ]
     )
 
     struct Common: ParsableArguments {
@@ -103,6 +105,73 @@ struct Bench: AsyncParsableCommand {
             let knee = steps.last { ($0.lastSubscriber["p99"] ?? 0) <= limit && $0.lostDeliveries == 0 }
             print("knee: \(knee.map { String(format: "%.0f deliveries/s at %.0f edits/s", $0.deliveriesPerSecond, $0.editsPerSecond) } ?? "below the first rate")")
             try common.write(steps)
+        }
+    }
+
+    struct SlowConsumers: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "slow-consumers", abstract: "Some subscribers stop reading: the others' latency and the server's memory.")
+        @OptionGroup var common: Common
+        @OptionGroup var target: TargetOptions
+        @Option(help: "Subscribed connections.") var subscribers = 1_000
+        @Option(help: "Share of subscribers that stop reading.") var fraction = 0.01
+        @Option(help: "Edits per second.") var rate = 100.0
+        @Option(help: "Seconds of editing, before and after they stop.") var seconds = 10.0
+
+        struct Result: Codable {
+            let allReading: FanoutBench.Step
+            let someStopped: FanoutBench.Step
+            let stopped: Int
+            let p99RatioToLast: Double
+            let serverMemoryBefore: Int?
+            let serverMemoryAfter: Int?
+        }
+
+        func run() async throws {
+            let target = try await target.make(server: common.server)
+            let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
+            let server = common.serverProcess
+            let before = try await bench.step(rate: rate, seconds: seconds, server: server)
+            let memoryBefore = server?.residentMemory()
+            let stopped = bench.stopReading(fraction: fraction)
+            let after = try await bench.step(rate: rate, seconds: seconds, server: server)
+            let memoryAfter = server?.residentMemory()
+            await bench.close()
+            let ratio = (after.lastSubscriber["p99"] ?? 0) / max(0.001, before.lastSubscriber["p99"] ?? 0)
+            print("slow consumers: \(target.name), \(subscribers) subscribers, then \(stopped) stop reading")
+            print(Bench.header)
+            print(Bench.row(before))
+            print(Bench.row(after))
+            print(
+                String(
+                    format: "p99 to the last reading subscriber: ×%.2f; server memory %@ → %@", ratio,
+                    memoryBefore.map { "\($0 / 1_048_576) MiB" } ?? "-", memoryAfter.map { "\($0 / 1_048_576) MiB" } ?? "-"))
+            try common.write(
+                Result(
+                    allReading: before, someStopped: after, stopped: stopped, p99RatioToLast: ratio, serverMemoryBefore: memoryBefore,
+                    serverMemoryAfter: memoryAfter))
+        }
+    }
+
+    struct JoinStorm: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "join-storm", abstract: "Many clients join a large board at once: time until all hold it.")
+        @OptionGroup var common: Common
+        @Option(help: "Clients joining at once.") var clients = 1_000
+        @Option(help: "Sections of the board.") var sections = 100
+        @Option(help: "Timers per section.") var timersPerSection = 20
+
+        func run() async throws {
+            let result = try await JoinStormBench.run(
+                server: common.server, clients: clients, sections: sections, timersPerSection: timersPerSection,
+                serverProcess: common.serverProcess)
+            print(
+                String(
+                    format: "join storm: %d clients, %d sections × %d timers (snapshot %d bytes): all hold it after %.0f ms; "
+                        + "per client p50 %.0f ms, p99 %.0f ms; server CPU %@",
+                    clients, sections, timersPerSection, result.snapshotBytes, result.timeUntilAllHoldIt, result.perClient["p50"] ?? 0,
+                    result.perClient["p99"] ?? 0, result.serverCPUSeconds.map { String(format: "%.2f s", $0) } ?? "-"))
+            try common.write(result)
         }
     }
 

@@ -1,10 +1,10 @@
 """Shared fixtures for the end-to-end tests: real TimerBoard server processes on loopback."""
 import json
 import os
+import re
 import signal
-import socket
 import subprocess
-import time
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -15,10 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BINARY = Path(os.environ.get("TIMERBOARD_BIN", ROOT / ".build" / "debug" / "timerboard"))
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+# Hummingbird's line once the socket is bound: the server is ready, and says on which port.
+LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
 
 
 class ServerProcess:
@@ -28,7 +26,9 @@ class ServerProcess:
         self.data_dir = data_dir
         self.log_path = log_path
         self.extra_args = list(extra_args)
-        self.port = free_port()
+        # 0 on the first start: the server picks a free port and says which. Restarts reuse it,
+        # so clients reconnect to the same address.
+        self.port = 0
         self.process = None
 
     @property
@@ -45,18 +45,27 @@ class ServerProcess:
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--data-directory", str(self.data_dir),
              "--web-root", str(ROOT / "web-static"), *self.extra_args],
-            stdout=log, stderr=subprocess.STDOUT)
-        # Wait for the server's own answer, not a fixed delay.
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"server exited early; see {self.log_path}"
-            try:
-                with urllib.request.urlopen(self.http + "/health", timeout=1) as response:
-                    if response.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.05)  # polling for the port to open; not ordering test events
-        raise TimeoutError("server did not answer /health within 30 s")
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # Read the server's own output until it says it listens: no polling, no fixed delay.
+        for line in self.process.stdout:
+            log.write(line)
+            if match := LISTENING.search(line):
+                self.port = int(match.group(1))
+                break
+        else:
+            log.close()
+            raise RuntimeError(f"server exited before listening; see {self.log_path}")
+        log.flush()
+        # The rest of its output goes to the log, so the pipe never fills and blocks the server.
+        threading.Thread(target=self._copy_output, args=(self.process.stdout, log), daemon=True).start()
+        return self
+
+    @staticmethod
+    def _copy_output(stream, log):
+        with log:
+            for line in stream:
+                log.write(line)
+                log.flush()
 
     def kill(self):
         """SIGKILL: no chance to flush or close anything."""

@@ -137,6 +137,12 @@ final class Outbound: Sendable {
         writer.write(frames)
     }
 
+    /// The channel closed: drop the writer, which holds this queue (the two would keep each
+    /// other alive).
+    fileprivate func writerRemoved() {
+        writer.value = nil
+    }
+
     /// The channel's writability changed: stop feeding it while full, drain when it empties.
     fileprivate func writabilityChanged(to writable: Bool) {
         let drainNow = state.withLock { state -> Bool in
@@ -168,6 +174,7 @@ private final class FrameWriter: ChannelInboundHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        outbound.writerRemoved()
     }
 
     func write(_ frames: [TextFrame]) {

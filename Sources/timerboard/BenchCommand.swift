@@ -8,6 +8,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure a running TimerBoard server.",
         subcommands: [
             Fanout.self, Saturate.self, SlowConsumers.self, JoinStorm.self, AckedEdits.self, TimerExpiry.self, IdleConnections.self,
+            Churn.self,
         ]
     )
 
@@ -218,6 +219,24 @@ struct Bench: AsyncParsableCommand {
             guard let serverPid = common.serverPid else { throw ValidationError("idle needs --server-pid to read the server's memory") }
             let result = try await IdleConnectionsBench.run(server: common.server, serverPID: serverPid, connections: connections)
             print(String(format: "idle: %d connections: %.0f bytes of server memory each", connections, result.bytesPerConnection))
+            try common.write(result)
+        }
+    }
+
+    struct Churn: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rounds of connections that open and close: does server memory level off?")
+        @OptionGroup var common: Common
+        @Option(help: "Connections per round.") var connections = 2_000
+        @Option(help: "Rounds.") var rounds = 6
+
+        func run() async throws {
+            guard let serverPid = common.serverPid else { throw ValidationError("churn needs --server-pid to read the server's memory") }
+            let result = try await ChurnBench.run(server: common.server, serverPID: serverPid, connections: connections, rounds: rounds)
+            let mebibytes = result.memoryAfterRound.map { String($0 / 1_048_576) }.joined(separator: ", ")
+            print(
+                String(
+                    format: "churn: %d rounds of %d connections: server memory after each round %@ MiB; %.0f bytes kept per closed connection",
+                    rounds, connections, mebibytes, result.bytesPerClosedConnection))
             try common.write(result)
         }
     }

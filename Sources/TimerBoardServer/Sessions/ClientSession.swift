@@ -43,31 +43,23 @@ struct ClientSession {
 
     /// Runs until the client closes the connection or falls too far behind.
     func run(inbound: WebSocketInboundStream, writer: WebSocketOutboundWriter) async throws {
-        try await outbound.attach(to: channel)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await closeWhenAsked(writer) }
-            var state = State()
-            do {
-                for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
-                    await handle(message, state: &state)
-                }
-            } catch {
-                logger.debug("connection ended", metadata: ["tb.error": "\(error)"])
+        // When the queue overflows or the board drops everyone, the close goes through
+        // hummingbird's writer, so its closing handshake stays in step. Rare, so a task of its
+        // own then, rather than one waiting beside every connection.
+        try await outbound.attach(to: channel) { [logger] code, reason in
+            logger.notice("closing the connection", metadata: ["tb.reason": "\(reason)"])
+            Task { try? await writer.close(code, reason: reason) }
+        }
+        var state = State()
+        do {
+            for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
+                await handle(message, state: &state)
             }
-            await leaveBoard(&state)
-            outbound.finish()
-            try await group.waitForAll()
+        } catch {
+            logger.debug("connection ended", metadata: ["tb.error": "\(error)"])
         }
-    }
-
-    /// Closes the WebSocket when the outbound queue overflows or the board drops everyone; the
-    /// close goes through hummingbird's writer so its closing handshake stays in step.
-    private func closeWhenAsked(_ writer: WebSocketOutboundWriter) async throws {
-        for await request in outbound.closeRequests {
-            logger.notice("closing the connection", metadata: ["tb.reason": "\(request.reason)"])
-            try await writer.close(request.code, reason: request.reason)
-            return
-        }
+        await leaveBoard(&state)
+        outbound.finish()
     }
 
     // MARK: Messages

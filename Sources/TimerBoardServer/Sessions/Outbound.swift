@@ -18,14 +18,8 @@ final class Outbound: Sendable {
     /// The handler that writes into the channel; set by `attach`, used on its event loop only.
     private let writer: NIOLoopBoundBox<FrameWriter?>
     private let eventLoop: any EventLoop
-    /// Asks the session to close the WebSocket (once), with a close code and reason.
-    let closeRequests: AsyncStream<CloseRequest>
-    private let closeContinuation: AsyncStream<CloseRequest>.Continuation
-
-    struct CloseRequest: Sendable {
-        let code: WebSocketErrorCode
-        let reason: String
-    }
+    /// Closes the WebSocket with a code and reason; set by `attach`, called at most once.
+    private let close = Mutex<(@Sendable (WebSocketErrorCode, String) -> Void)?>(nil)
 
     private struct State {
         var frames: [TextFrame] = []
@@ -43,13 +37,14 @@ final class Outbound: Sendable {
         self.capacity = capacity
         self.eventLoop = eventLoop
         writer = .makeEmptyBox(valueType: FrameWriter.self, eventLoop: eventLoop)
-        (closeRequests, closeContinuation) = AsyncStream.makeStream(of: CloseRequest.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Puts the writer first in `channel`'s pipeline, next to the socket: the frames are
     /// already framed, so they skip every handler. Hummingbird's own frames (pongs, close) come
     /// through the pipeline as whole frames too, so the two never interleave within a frame.
-    func attach(to channel: any Channel) async throws {
+    /// `close` closes the WebSocket when the queue overflows or `disconnect` is called.
+    func attach(to channel: any Channel, close: @escaping @Sendable (WebSocketErrorCode, String) -> Void) async throws {
+        self.close.withLock { $0 = close }
         try await eventLoop.submit {
             let handler = FrameWriter(outbound: self)
             try channel.pipeline.syncOperations.addHandler(handler, position: .first)
@@ -113,14 +108,16 @@ final class Outbound: Sendable {
     /// Takes no more frames; what is queued is still written.
     func finish() {
         state.withLock { $0.isOpen = false }
-        closeContinuation.finish()
+        close.withLock { $0 = nil }
     }
 
-    /// Takes no more frames and asks the session to close the connection.
+    /// Takes no more frames and closes the connection.
     func disconnect(_ code: WebSocketErrorCode, reason: String) {
         state.withLock { $0.isOpen = false }
-        closeContinuation.yield(CloseRequest(code: code, reason: reason))
-        closeContinuation.finish()
+        close.withLock { close in
+            defer { close = nil }
+            return close
+        }?(code, reason)
     }
 
     // MARK: On the event loop

@@ -189,6 +189,32 @@ private final class MessageHandler: ChannelInboundHandler {
     }
 }
 
+/// Opens `count` connections to `url` in waves of 500 and returns once each has received a
+/// message for which `isReady` is true. Thousands of connects at once overflow the listen
+/// backlog, and a connect that times out would leave a scenario waiting forever.
+func connectInWaves(
+    _ count: Int,
+    url: String,
+    isReady: @escaping @Sendable (ByteBuffer) -> Bool,
+    greet: (_ socket: BenchSocket, _ index: Int) -> Void
+) async -> [BenchSocket] {
+    let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
+    var iterator = ready.makeAsyncIterator()
+    var sockets: [BenchSocket] = []
+    for wave in stride(from: 0, to: count, by: 500) {
+        let waveCount = min(500, count - wave)
+        for index in wave..<(wave + waveCount) {
+            let socket = BenchSocket(url: url, onMessage: { message, _ in
+                if isReady(message) { readyContinuation.yield() }
+            })
+            greet(socket, index)
+            sockets.append(socket)
+        }
+        for _ in 0..<waveCount { _ = await iterator.next() }
+    }
+    return sockets
+}
+
 /// Says hello and joins, for a scenario's clients.
 func helloAndJoin(_ socket: BenchSocket, clientID: String, board: String) {
     socket.send(#"{"type":"hello","protocol":1,"clientId":"\#(clientID)"}"#)

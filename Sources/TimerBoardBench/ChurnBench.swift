@@ -18,22 +18,8 @@ public enum ChurnBench {
         let process = ServerProcess(pid: serverPID)
         var memory: [Int] = []
         for round in 0..<rounds {
-            let (welcomed, welcomedContinuation) = AsyncStream.makeStream(of: Void.self)
-            var iterator = welcomed.makeAsyncIterator()
-            var sockets: [BenchSocket] = []
-            // In waves, as the idle scenario does, so the listen backlog never overflows.
-            for wave in stride(from: 0, to: connections, by: 500) {
-                let count = min(500, connections - wave)
-                for index in wave..<(wave + count) {
-                    let socket = BenchSocket(
-                        url: http.webSocketURL,
-                        onMessage: { message, _ in
-                            if message.hasBytePrefix(#"{"type":"welcome""#) { welcomedContinuation.yield() }
-                        })
-                    socket.send(#"{"type":"hello","protocol":1,"clientId":"churn-\#(round)-\#(index)"}"#)
-                    sockets.append(socket)
-                }
-                for _ in 0..<count { _ = await iterator.next() }
+            let sockets = await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"welcome""#) }) {
+                socket, index in socket.send(#"{"type":"hello","protocol":1,"clientId":"churn-\#(round)-\#(index)"}"#)
             }
             for socket in sockets { await socket.close() }
             // The server handles each close on its own time; a second lets it finish before the

@@ -6,7 +6,7 @@ struct DrainBatch {
     private var byLoop: [ObjectIdentifier: (loop: any EventLoop, outbounds: [Outbound])] = [:]
 
     mutating func add(_ outbound: Outbound) {
-        let loop = outbound.loop
+        let loop = outbound.eventLoop
         byLoop[ObjectIdentifier(loop), default: (loop, [])].outbounds.append(outbound)
     }
 

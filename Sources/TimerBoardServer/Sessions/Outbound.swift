@@ -17,7 +17,8 @@ final class Outbound: Sendable {
     private let state = Mutex(State())
     /// The handler that writes into the channel; set by `attach`, used on its event loop only.
     private let writer: NIOLoopBoundBox<FrameWriter?>
-    private let eventLoop: any EventLoop
+    /// The event loop the connection's writes happen on.
+    let eventLoop: any EventLoop
     /// Closes the WebSocket with a code and reason; set by `attach`, called at most once.
     private let close = Mutex<(@Sendable (WebSocketErrorCode, String) -> Void)?>(nil)
 
@@ -99,9 +100,6 @@ final class Outbound: Sendable {
         }
     }
 
-    /// The event loop the connection's writes happen on.
-    var loop: any EventLoop { eventLoop }
-
     /// True once a frame was refused because the queue was full.
     var didOverflow: Bool { state.withLock(\.overflowed) }
 
@@ -127,8 +125,9 @@ final class Outbound: Sendable {
         let frames = state.withLock { state -> [TextFrame] in
             state.drainScheduled = false
             guard state.writable else { return [] }
-            defer { state.frames.removeAll(keepingCapacity: true) }
-            return state.frames
+            let frames = state.frames
+            state.frames = []
+            return frames
         }
         guard !frames.isEmpty, let writer = writer.value else { return }
         writer.write(frames)

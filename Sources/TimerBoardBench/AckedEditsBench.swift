@@ -31,17 +31,21 @@ public enum AckedEditsBench {
                     // Acks arrive on a NIO thread; this task turns each into the next edit.
                     let (acks, ackContinuation) = AsyncStream.makeStream(of: Int.self)
                     let sentAt = Mutex<[Int: UInt64]>([:])
-                    let socket = BenchSocket(url: http.webSocketURL, onText: { text, arrivedAt in
-                        guard text.hasPrefix(#"{"type":"ack""#), let range = text.range(of: #""opId":""#) else { return }
-                        let opID = Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
-                        if let sent = sentAt.withLock({ $0.removeValue(forKey: opID) }) {
-                            counter.latency.record(microseconds: (arrivedAt &- sent) / 1_000)
+                    let socket = BenchSocket(
+                        url: http.webSocketURL,
+                        onText: { text, arrivedAt in
+                            guard text.hasPrefix(#"{"type":"ack""#), let range = text.range(of: #""opId":""#) else { return }
+                            let opID = Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
+                            if let sent = sentAt.withLock({ $0.removeValue(forKey: opID) }) {
+                                counter.latency.record(microseconds: (arrivedAt &- sent) / 1_000)
+                            }
+                            ackContinuation.yield(opID)
                         }
-                        ackContinuation.yield(opID)
-                    })
+                    )
                     helloAndJoin(socket, clientID: "acked-\(index)", board: board)
                     func send(_ opID: Int) {
-                        let op = opID == 0
+                        let op =
+                            opID == 0
                             ? #"{"op":"addSection","id":"s","title":"t0"}"#
                             : #"{"op":"updateSection","id":"s","title":"t\#(opID)"}"#
                         sentAt.withLock { $0[opID] = uptimeNanoseconds() }
@@ -73,7 +77,12 @@ public enum AckedEditsBench {
         let elapsed = Double(uptimeNanoseconds() - start) / 1e9
         let acked = counter.acked.load(ordering: .relaxed)
         return Result(
-            clients: clients, window: window, seconds: elapsed, ackedEdits: acked,
-            ackedEditsPerSecond: Double(acked) / elapsed, ackLatency: counter.latency.summary)
+            clients: clients,
+            window: window,
+            seconds: elapsed,
+            ackedEdits: acked,
+            ackedEditsPerSecond: Double(acked) / elapsed,
+            ackLatency: counter.latency.summary
+        )
     }
 }

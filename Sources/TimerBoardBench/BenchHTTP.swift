@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The few HTTP calls a scenario needs: create a board, read the server's memory.

@@ -25,7 +25,8 @@ final class BenchSocket: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        UpgradeHandler(host: parts.host, path: parts.path, opened: opened, onMessage: onMessage))
+                        UpgradeHandler(host: parts.host, path: parts.path, opened: opened, onMessage: onMessage)
+                    )
                 }
             }
             .connect(host: parts.host, port: parts.port)
@@ -204,9 +205,12 @@ func connectInWaves(
     for wave in stride(from: 0, to: count, by: 500) {
         let waveCount = min(500, count - wave)
         for index in wave..<(wave + waveCount) {
-            let socket = BenchSocket(url: url, onMessage: { message, _ in
-                if isReady(message) { readyContinuation.yield() }
-            })
+            let socket = BenchSocket(
+                url: url,
+                onMessage: { message, _ in
+                    if isReady(message) { readyContinuation.yield() }
+                }
+            )
             greet(socket, index)
             sockets.append(socket)
         }

@@ -19,7 +19,8 @@ public enum ChurnBench {
         var memory: [Int] = []
         for round in 0..<rounds {
             let sockets = await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"welcome""#) }) {
-                socket, index in socket.send(#"{"type":"hello","protocol":1,"clientId":"churn-\#(round)-\#(index)"}"#)
+                socket,
+                index in socket.send(#"{"type":"hello","protocol":1,"clientId":"churn-\#(round)-\#(index)"}"#)
             }
             for socket in sockets { await socket.close() }
             // The server handles each close on its own time; a second lets it finish before the

@@ -66,19 +66,30 @@ public final class FanoutBench: Sendable {
         subscribers = (0..<subscriberCount).map { index in
             // Per client, on its event loop: has it signalled that it holds the board yet?
             let hasJoined = Mutex(target.isJoined == nil)
-            let socket = BenchSocket(url: target.url, onMessage: { message, arrivedAt in
-                if let seq = target.deliveredSeq(message) {
-                    // A subscriber that stopped reading may still get what NIO had read already.
-                    let slow = state.slowCount.load(ordering: .relaxed)
-                    guard index >= slow else { return }
-                    Self.recordDelivery(seq: seq, bytes: message.readableBytes, arrivedAt: arrivedAt, state: state, subscribers: subscriberCount - slow)
-                } else if let isJoined = target.isJoined, isJoined(message), hasJoined.withLock({ joined in
-                    defer { joined = true }
-                    return !joined
-                }) {
-                    joined.yield()
+            let socket = BenchSocket(
+                url: target.url,
+                onMessage: { message, arrivedAt in
+                    if let seq = target.deliveredSeq(message) {
+                        // A subscriber that stopped reading may still get what NIO had read already.
+                        let slow = state.slowCount.load(ordering: .relaxed)
+                        guard index >= slow else { return }
+                        Self.recordDelivery(
+                            seq: seq,
+                            bytes: message.readableBytes,
+                            arrivedAt: arrivedAt,
+                            state: state,
+                            subscribers: subscriberCount - slow
+                        )
+                    } else if let isJoined = target.isJoined, isJoined(message),
+                        hasJoined.withLock({ joined in
+                            defer { joined = true }
+                            return !joined
+                        })
+                    {
+                        joined.yield()
+                    }
                 }
-            })
+            )
             for message in target.subscriberHello(index) { socket.send(message) }
             return socket
         }

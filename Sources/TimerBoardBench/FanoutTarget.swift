@@ -101,7 +101,10 @@ public struct FanoutTarget: Sendable {
                     var value = 0
                     var valid = true
                     for byte in bytes[(index + 3)..<(index + 3 + digits)] {
-                        guard (0x30...0x39).contains(byte) else { valid = false; break }
+                        guard (0x30...0x39).contains(byte) else {
+                            valid = false
+                            break
+                        }
                         value = value * 10 + Int(byte - 0x30)
                     }
                     if valid { return value }

@@ -12,14 +12,20 @@ public enum IdleConnectionsBench {
     public static func run(server: String, serverPID: Int32, connections: Int) async throws -> Result {
         let http = BenchHTTP(base: server)
         let board = try await http.createBoard(title: "idle bench")
-        guard let before = ServerProcess(pid: serverPID).residentMemory() else { throw BenchHTTP.Failure(description: "no /proc/\(serverPID)/status") }
+        guard let before = ServerProcess(pid: serverPID).residentMemory() else {
+            throw BenchHTTP.Failure(description: "no /proc/\(serverPID)/status")
+        }
         let sockets = await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"snapshot""#) }) {
-            socket, index in helloAndJoin(socket, clientID: "idle-\(index)", board: board)
+            socket,
+            index in helloAndJoin(socket, clientID: "idle-\(index)", board: board)
         }
         let after = ServerProcess(pid: serverPID).residentMemory() ?? before
         for socket in sockets { await socket.close() }
         return Result(
-            connections: connections, serverMemoryBefore: before, serverMemoryAfter: after,
-            bytesPerConnection: Double(after - before) / Double(connections))
+            connections: connections,
+            serverMemoryBefore: before,
+            serverMemoryAfter: after,
+            bytesPerConnection: Double(after - before) / Double(connections)
+        )
     }
 }

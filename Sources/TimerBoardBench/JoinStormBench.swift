@@ -39,7 +39,8 @@ public enum JoinStormBench {
                 onMessage: { message, arrivedAt in
                     guard message.hasBytePrefix(#"{"type":"snapshot""#) else { return }
                     if recorder.record(arrivedAt - start, bytes: message.readableBytes) == clients { doneContinuation.yield() }
-                })
+                }
+            )
             helloAndJoin(socket, clientID: "storm-\(index)", board: board)
             return socket
         }
@@ -47,7 +48,12 @@ public enum JoinStormBench {
         _ = await iterator.next()
         let cpuAfter = serverProcess?.cpuSeconds()
         for socket in sockets { await socket.close() }
-        return recorder.result(clients: clients, sections: sections, timers: sections * timersPerSection, cpu: cpuAfter.flatMap { after in cpuBefore.map { after - $0 } })
+        return recorder.result(
+            clients: clients,
+            sections: sections,
+            timers: sections * timersPerSection,
+            cpu: cpuAfter.flatMap { after in cpuBefore.map { after - $0 } }
+        )
     }
 
     /// Fills the board with `sections` × `timersPerSection`, 100 operations per edit, and waits
@@ -57,7 +63,9 @@ public enum JoinStormBench {
         for section in 0..<sections {
             ops.append(#"{"op":"addSection","id":"s\#(section)","title":"Section \#(section)"}"#)
             for timer in 0..<timersPerSection {
-                ops.append(#"{"op":"addTimer","id":"t\#(section)-\#(timer)","sectionID":"s\#(section)","title":"Timer \#(timer)","minutes":5,"seconds":0}"#)
+                ops.append(
+                    #"{"op":"addTimer","id":"t\#(section)-\#(timer)","sectionID":"s\#(section)","title":"Timer \#(timer)","minutes":5,"seconds":0}"#
+                )
             }
         }
         let edits = stride(from: 0, to: ops.count, by: 100).map { Array(ops[$0..<min($0 + 100, ops.count)]) }
@@ -67,7 +75,8 @@ public enum JoinStormBench {
             onMessage: { message, _ in
                 if message.hasBytePrefix(#"{"type":"ack""#) { ackContinuation.yield(true) }
                 if message.hasBytePrefix(#"{"type":"reject""#) { ackContinuation.yield(false) }
-            })
+            }
+        )
         helloAndJoin(editor, clientID: "storm-editor", board: board)
         for (index, edit) in edits.enumerated() {
             editor.send(#"{"type":"edit","opId":"fill-\#(index)","ops":[\#(edit.joined(separator: ","))]}"#)
@@ -102,8 +111,14 @@ public enum JoinStormBench {
         func result(clients: Int, sections: Int, timers: Int, cpu: Double?) -> Result {
             state.withLock { state in
                 Result(
-                    clients: clients, sections: sections, timers: timers, snapshotBytes: state.bytes,
-                    timeUntilAllHoldIt: Double(state.last) / 1e6, perClient: state.latencies.summary, serverCPUSeconds: cpu)
+                    clients: clients,
+                    sections: sections,
+                    timers: timers,
+                    snapshotBytes: state.bytes,
+                    timeUntilAllHoldIt: Double(state.last) / 1e6,
+                    perClient: state.latencies.summary,
+                    serverCPUSeconds: cpu
+                )
             }
         }
     }

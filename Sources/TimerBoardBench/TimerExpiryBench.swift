@@ -26,27 +26,30 @@ public enum TimerExpiryBench {
         let startedAt = Mutex<Int64?>(nil)
 
         let watchers = (0..<max(1, subscribers)).map { index in
-            let socket = BenchSocket(url: http.webSocketURL, onText: { text, _ in
-                let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-                if text.hasPrefix(#"{"type":"snapshot""#) { eventContinuation.yield("joined") }
-                guard text.hasPrefix(#"{"type":"changes""#) else { return }
-                if index == 0, startedAt.withLock({ $0 }) == nil, let started = scanInteger(after: "startedAt", in: text) {
-                    startedAt.withLock { $0 = started }
-                    eventContinuation.yield("started")
-                }
-                // Each finished timer: {"update":"timer","id":"tN","run":{"status":"finished","elapsed":E}}
-                var rest = text[...]
-                while let hit = rest.range(of: #""status":"finished","elapsed":"#) {
-                    let elapsed = Int64(rest[hit.upperBound...].prefix { $0.isNumber }) ?? 0
-                    if let started = startedAt.withLock({ $0 }) {
-                        recorder.lateness.record(microseconds: UInt64(max(0, now - (started + elapsed))) * 1_000)
-                        if index == 0, recorder.finished.add(1, ordering: .relaxed).newValue == timers {
-                            eventContinuation.yield("done")
-                        }
+            let socket = BenchSocket(
+                url: http.webSocketURL,
+                onText: { text, _ in
+                    let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+                    if text.hasPrefix(#"{"type":"snapshot""#) { eventContinuation.yield("joined") }
+                    guard text.hasPrefix(#"{"type":"changes""#) else { return }
+                    if index == 0, startedAt.withLock({ $0 }) == nil, let started = scanInteger(after: "startedAt", in: text) {
+                        startedAt.withLock { $0 = started }
+                        eventContinuation.yield("started")
                     }
-                    rest = rest[hit.upperBound...]
+                    // Each finished timer: {"update":"timer","id":"tN","run":{"status":"finished","elapsed":E}}
+                    var rest = text[...]
+                    while let hit = rest.range(of: #""status":"finished","elapsed":"#) {
+                        let elapsed = Int64(rest[hit.upperBound...].prefix { $0.isNumber }) ?? 0
+                        if let started = startedAt.withLock({ $0 }) {
+                            recorder.lateness.record(microseconds: UInt64(max(0, now - (started + elapsed))) * 1_000)
+                            if index == 0, recorder.finished.add(1, ordering: .relaxed).newValue == timers {
+                                eventContinuation.yield("done")
+                            }
+                        }
+                        rest = rest[hit.upperBound...]
+                    }
                 }
-            })
+            )
             helloAndJoin(socket, clientID: "expiry-\(index)", board: board)
             return socket
         }

@@ -29,7 +29,11 @@ struct Bench: AsyncParsableCommand {
 
     /// Which server the fan-out scenarios measure: TimerBoard, or a peer doing the same work.
     struct TargetOptions: ParsableArguments {
-        enum Kind: String, ExpressibleByArgument { case timerboard, wsRelay = "ws-relay", yWebsocket = "y-websocket" }
+        enum Kind: String, ExpressibleByArgument {
+            case timerboard
+            case wsRelay = "ws-relay"
+            case yWebsocket = "y-websocket"
+        }
         @Option(help: "timerboard, ws-relay or y-websocket (bench/peers/).") var target: Kind = .timerboard
         @Option(help: "A peer's WebSocket address (ws://host:port).") var peerUrl: String?
         @Option(help: "For y-websocket: the editor's updates from bench/peers/y-updates.js --format binary.") var yUpdates: String?
@@ -51,10 +55,20 @@ struct Bench: AsyncParsableCommand {
     static func row(_ step: FanoutBench.Step) -> String {
         func ms(_ summary: [String: Double], _ key: String) -> String { String(format: "%7.2f", summary[key] ?? 0) }
         return String(
-            format: "%8.0f %8d %12.0f %6d   %@ %@ %@   %@ %@ %@ %6d %12@", step.editsPerSecond, step.edits, step.deliveriesPerSecond,
-            step.bytesPerChangeset, ms(step.perDelivery, "p50"), ms(step.perDelivery, "p99"), ms(step.perDelivery, "p99.9"),
-            ms(step.lastSubscriber, "p50"), ms(step.lastSubscriber, "p99"), ms(step.lastSubscriber, "p99.9"), step.lostDeliveries,
-            step.serverCPUPerDelivery.map { String(format: "%.2f", $0) } ?? "-")
+            format: "%8.0f %8d %12.0f %6d   %@ %@ %@   %@ %@ %@ %6d %12@",
+            step.editsPerSecond,
+            step.edits,
+            step.deliveriesPerSecond,
+            step.bytesPerChangeset,
+            ms(step.perDelivery, "p50"),
+            ms(step.perDelivery, "p99"),
+            ms(step.perDelivery, "p99.9"),
+            ms(step.lastSubscriber, "p50"),
+            ms(step.lastSubscriber, "p99"),
+            ms(step.lastSubscriber, "p99.9"),
+            step.lostDeliveries,
+            step.serverCPUPerDelivery.map { String(format: "%.2f", $0) } ?? "-"
+        )
     }
 
     static let header =
@@ -104,14 +118,18 @@ struct Bench: AsyncParsableCommand {
             }
             await bench.close()
             let knee = steps.last { ($0.lastSubscriber["p99"] ?? 0) <= limit && $0.lostDeliveries == 0 }
-            print("knee: \(knee.map { String(format: "%.0f deliveries/s at %.0f edits/s", $0.deliveriesPerSecond, $0.editsPerSecond) } ?? "below the first rate")")
+            print(
+                "knee: \(knee.map { String(format: "%.0f deliveries/s at %.0f edits/s", $0.deliveriesPerSecond, $0.editsPerSecond) } ?? "below the first rate")"
+            )
             try common.write(steps)
         }
     }
 
     struct SlowConsumers: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "slow-consumers", abstract: "Some subscribers stop reading: the others' latency and the server's memory.")
+            commandName: "slow-consumers",
+            abstract: "Some subscribers stop reading: the others' latency and the server's memory."
+        )
         @OptionGroup var common: Common
         @OptionGroup var target: TargetOptions
         @Option(help: "Subscribed connections.") var subscribers = 1_000
@@ -145,18 +163,30 @@ struct Bench: AsyncParsableCommand {
             print(Bench.row(after))
             print(
                 String(
-                    format: "p99 to the last reading subscriber: ×%.2f; server memory %@ → %@", ratio,
-                    memoryBefore.map { "\($0 / 1_048_576) MiB" } ?? "-", memoryAfter.map { "\($0 / 1_048_576) MiB" } ?? "-"))
+                    format: "p99 to the last reading subscriber: ×%.2f; server memory %@ → %@",
+                    ratio,
+                    memoryBefore.map { "\($0 / 1_048_576) MiB" } ?? "-",
+                    memoryAfter.map { "\($0 / 1_048_576) MiB" } ?? "-"
+                )
+            )
             try common.write(
                 Result(
-                    allReading: before, someStopped: after, stopped: stopped, p99RatioToLast: ratio, serverMemoryBefore: memoryBefore,
-                    serverMemoryAfter: memoryAfter))
+                    allReading: before,
+                    someStopped: after,
+                    stopped: stopped,
+                    p99RatioToLast: ratio,
+                    serverMemoryBefore: memoryBefore,
+                    serverMemoryAfter: memoryAfter
+                )
+            )
         }
     }
 
     struct JoinStorm: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "join-storm", abstract: "Many clients join a large board at once: time until all hold it.")
+            commandName: "join-storm",
+            abstract: "Many clients join a large board at once: time until all hold it."
+        )
         @OptionGroup var common: Common
         @Option(help: "Clients joining at once.") var clients = 1_000
         @Option(help: "Sections of the board.") var sections = 100
@@ -164,14 +194,26 @@ struct Bench: AsyncParsableCommand {
 
         func run() async throws {
             let result = try await JoinStormBench.run(
-                server: common.server, clients: clients, sections: sections, timersPerSection: timersPerSection,
-                serverProcess: common.serverProcess)
+                server: common.server,
+                clients: clients,
+                sections: sections,
+                timersPerSection: timersPerSection,
+                serverProcess: common.serverProcess
+            )
             print(
                 String(
                     format: "join storm: %d clients, %d sections × %d timers (snapshot %d bytes): all hold it after %.0f ms; "
                         + "per client p50 %.0f ms, p99 %.0f ms; server CPU %@",
-                    clients, sections, timersPerSection, result.snapshotBytes, result.timeUntilAllHoldIt, result.perClient["p50"] ?? 0,
-                    result.perClient["p99"] ?? 0, result.serverCPUSeconds.map { String(format: "%.2f s", $0) } ?? "-"))
+                    clients,
+                    sections,
+                    timersPerSection,
+                    result.snapshotBytes,
+                    result.timeUntilAllHoldIt,
+                    result.perClient["p50"] ?? 0,
+                    result.perClient["p99"] ?? 0,
+                    result.serverCPUSeconds.map { String(format: "%.2f s", $0) } ?? "-"
+                )
+            )
             try common.write(result)
         }
     }
@@ -188,7 +230,13 @@ struct Bench: AsyncParsableCommand {
             print(
                 String(
                     format: "acked edits: %d clients × window %d: %.0f acked edits/s; ack latency p50 %.2f ms, p99 %.2f ms",
-                    clients, window, result.ackedEditsPerSecond, result.ackLatency["p50"] ?? 0, result.ackLatency["p99"] ?? 0))
+                    clients,
+                    window,
+                    result.ackedEditsPerSecond,
+                    result.ackLatency["p50"] ?? 0,
+                    result.ackLatency["p99"] ?? 0
+                )
+            )
             try common.write(result)
         }
     }
@@ -204,8 +252,14 @@ struct Bench: AsyncParsableCommand {
             print(
                 String(
                     format: "timer expiry: %d timers, %d clients, %d completions seen: lateness p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-                    result.timers, result.subscribers, result.completionsSeen, result.lateness["p50"] ?? 0, result.lateness["p99"] ?? 0,
-                    result.lateness["max"] ?? 0))
+                    result.timers,
+                    result.subscribers,
+                    result.completionsSeen,
+                    result.lateness["p50"] ?? 0,
+                    result.lateness["p99"] ?? 0,
+                    result.lateness["max"] ?? 0
+                )
+            )
             try common.write(result)
         }
     }
@@ -236,7 +290,12 @@ struct Bench: AsyncParsableCommand {
             print(
                 String(
                     format: "churn: %d rounds of %d connections: server memory after each round %@ MiB; %.0f bytes kept per closed connection",
-                    rounds, connections, mebibytes, result.bytesPerClosedConnection))
+                    rounds,
+                    connections,
+                    mebibytes,
+                    result.bytesPerClosedConnection
+                )
+            )
             try common.write(result)
         }
     }

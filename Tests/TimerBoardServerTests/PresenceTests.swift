@@ -63,7 +63,12 @@ import TimerBoardClient
                 return connection
             }
             let everyone = try await presence(on: observer, in: &observerSees) { $0.count == 21 }
-            #expect(everyone.map(\.clientID) == ["guest-0", "guest-1", "guest-10", "guest-11", "guest-12", "guest-13", "guest-14", "guest-15", "guest-16", "guest-17", "guest-18", "guest-19", "guest-2", "guest-3", "guest-4", "guest-5", "guest-6", "guest-7", "guest-8", "guest-9", "observer"])
+            #expect(
+                everyone.map(\.clientID) == [
+                    "guest-0", "guest-1", "guest-10", "guest-11", "guest-12", "guest-13", "guest-14", "guest-15", "guest-16", "guest-17", "guest-18",
+                    "guest-19", "guest-2", "guest-3", "guest-4", "guest-5", "guest-6", "guest-7", "guest-8", "guest-9", "observer",
+                ]
+            )
 
             // The last to arrive gets the whole list in one message, straight after its snapshot.
             let late = BoardConnection(url: server.webSocketURL)

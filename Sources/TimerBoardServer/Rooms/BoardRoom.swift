@@ -342,7 +342,9 @@ actor BoardRoom {
         expiryTask?.cancel()
         outbox.removeAll()
         unsaved.removeAll()
-        for subscriber in subscribers.values { subscriber.disconnect(.unexpectedServerError, reason: "the board failed to store an edit; rejoin with since") }
+        for subscriber in subscribers.values {
+            subscriber.disconnect(.unexpectedServerError, reason: "the board failed to store an edit; rejoin with since")
+        }
         subscribers.removeAll()
         participants.removeAll()
     }

@@ -78,7 +78,10 @@ final class Outbound: Sendable {
     /// Queues a frame; the caller schedules the drain (a broadcast schedules one per event
     /// loop for all its connections, see `DrainBatch`).
     func enqueue(_ frame: TextFrame) -> Enqueued {
-        enum Outcome { case enqueued(Enqueued), overflowed }
+        enum Outcome {
+            case enqueued(Enqueued)
+            case overflowed
+        }
         let outcome = state.withLock { state -> Outcome in
             guard state.isOpen else { return .enqueued(.refused) }
             guard state.frames.count < capacity else {

@@ -41,6 +41,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The system zlib (Debian's zlib1g-dev), for permessage-deflate.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // permessage-deflate payloads (RFC 7692): compress a message, inflate one with a limit.
+        .target(name: "WebSocketDeflate", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // The server: HTTP routes, WebSocket sessions, board rooms.
         .target(
             name: "TimerBoardServer",
@@ -48,6 +52,7 @@ let package = Package(
                 "BoardCore",
                 "BoardProtocol",
                 "BoardStore",
+                "WebSocketDeflate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -104,6 +109,14 @@ let package = Package(
         .testTarget(
             name: "BoardProtocolTests",
             dependencies: ["BoardProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WebSocketDeflateTests",
+            dependencies: [
+                "WebSocketDeflate",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

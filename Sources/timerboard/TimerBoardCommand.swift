@@ -32,6 +32,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Changesets per board kept for resume.") var retainedChangesets = 1_000
     @Option(help: "Store a board snapshot every this many revisions.") var snapshotInterval = 100
     @Option(help: "Milliseconds to gather presence changes into one message.") var presenceIntervalMs = 50
+    @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate: snapshots go compressed to clients that accept it.")
+    var permessageDeflate = true
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {
@@ -49,6 +51,7 @@ struct Serve: AsyncParsableCommand {
         configuration.retainedChangesets = retainedChangesets
         configuration.snapshotInterval = snapshotInterval
         configuration.presenceInterval = .milliseconds(presenceIntervalMs)
+        configuration.permessageDeflate = permessageDeflate
 
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

@@ -23,7 +23,13 @@ public func buildApplication(
         router: router,
         server: .http1WebSocketUpgrade(
             webSocketRouter: webSocketRouter,
-            configuration: .init(ws: .init(maxFrameSize: configuration.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(30))))
+            configuration: .init(
+                ws: .init(
+                    maxFrameSize: configuration.maxFrameBytes,
+                    extensions: configuration.permessageDeflate ? [.timerBoardDeflate(maxInflatedBytes: configuration.maxFrameBytes)] : [],
+                    autoPing: .enabled(timePeriod: .seconds(30))
+                )
+            )
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
         logger: logger
@@ -64,6 +70,7 @@ func buildWebSocketRouter(
         let session = ClientSession(
             connectionID: connectionID,
             channel: channel,
+            acceptsDeflate: configuration.permessageDeflate && DeflateNegotiation.isNegotiated(by: context.request.headers),
             registry: registry,
             configuration: configuration,
             clock: clock,

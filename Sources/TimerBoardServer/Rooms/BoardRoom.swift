@@ -44,6 +44,8 @@ actor BoardRoom {
     private(set) var isClosed = false
     /// The encoded snapshot of the current revision: a storm of joins encodes the board once.
     private var snapshotFrame: (revision: Int64, frame: TextFrame)?
+    /// The same snapshot compressed, for connections that negotiated permessage-deflate.
+    private var deflatedSnapshotFrame: (revision: Int64, frame: TextFrame)?
     /// Wakes the room at the next timer deadline, to finish the timers that ran out.
     private var expiryTask: Task<Void, Never>?
     private var scheduledDeadline: Int64?
@@ -120,7 +122,7 @@ actor BoardRoom {
             enqueue(.direct(outbound, encode(.resume(board: boardID, since: since, revision: revision))))
             for frame in missed { enqueue(.direct(outbound, frame)) }
         } else {
-            enqueue(.direct(outbound, currentSnapshotFrame()))
+            enqueue(.direct(outbound, outbound.acceptsDeflate ? currentDeflatedSnapshotFrame() : currentSnapshotFrame()))
         }
         participants[outbound.id] = participant
         enqueue(.direct(outbound, encode(.presence(participants.values.map(\.presenceUser).sorted(by: Self.presenceOrder)))))
@@ -134,6 +136,13 @@ actor BoardRoom {
         if let cached = snapshotFrame, cached.revision == revision { return cached.frame }
         let frame = encode(.snapshot(snapshot()))
         snapshotFrame = (revision, frame)
+        return frame
+    }
+
+    private func currentDeflatedSnapshotFrame() -> TextFrame {
+        if let cached = deflatedSnapshotFrame, cached.revision == revision { return cached.frame }
+        let frame = TextFrame(deflating: currentSnapshotFrame())
+        deflatedSnapshotFrame = (revision, frame)
         return frame
     }
 

@@ -26,6 +26,7 @@ struct ClientSession {
     init(
         connectionID: Int,
         channel: any Channel,
+        acceptsDeflate: Bool,
         registry: BoardRegistry,
         configuration: ServerConfiguration,
         clock: any ServerClock,
@@ -38,7 +39,12 @@ struct ClientSession {
         logger[metadataKey: "tb.connection.id"] = .stringConvertible(connectionID)
         self.logger = logger
         self.channel = channel
-        outbound = Outbound(id: connectionID, capacity: configuration.outboundQueueLimit, eventLoop: channel.eventLoop)
+        outbound = Outbound(
+            id: connectionID,
+            capacity: configuration.outboundQueueLimit,
+            acceptsDeflate: acceptsDeflate,
+            eventLoop: channel.eventLoop
+        )
     }
 
     /// Runs until the client closes the connection or falls too far behind.

@@ -13,6 +13,8 @@ import Synchronization
 final class Outbound: Sendable {
     /// Unique per connection, for logs and for the room's subscriber table.
     let id: Int
+    /// The connection negotiated permessage-deflate: it may be sent compressed frames.
+    let acceptsDeflate: Bool
     private let capacity: Int
     private let state = Mutex(State())
     /// The handler that writes into the channel; set by `attach`, used on its event loop only.
@@ -33,8 +35,9 @@ final class Outbound: Sendable {
     }
 
     /// An outbound queue for a connection on `eventLoop`; `attach` it before sending.
-    init(id: Int, capacity: Int, eventLoop: any EventLoop) {
+    init(id: Int, capacity: Int, acceptsDeflate: Bool = false, eventLoop: any EventLoop) {
         self.id = id
+        self.acceptsDeflate = acceptsDeflate
         self.capacity = capacity
         self.eventLoop = eventLoop
         writer = .makeEmptyBox(valueType: FrameWriter.self, eventLoop: eventLoop)

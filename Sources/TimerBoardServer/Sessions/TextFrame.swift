@@ -1,5 +1,6 @@
 import BoardProtocol
 import NIOCore
+import WebSocketDeflate
 
 /// A whole WebSocket text frame (header and JSON payload), ready for the socket.
 ///
@@ -12,10 +13,16 @@ struct TextFrame: Sendable {
         self.init(payload: message.encoded())
     }
 
-    init(payload: [UInt8]) {
+    /// `frame`'s message compressed, for connections that negotiated permessage-deflate: RSV1
+    /// set, payload deflated with no context, so any such connection can take the same frame.
+    init(deflating frame: TextFrame) {
+        self.init(payload: MessageDeflate.compress(Array(frame.payload)), isCompressed: true)
+    }
+
+    init(payload: [UInt8], isCompressed: Bool = false) {
         var bytes = ByteBuffer()
         bytes.reserveCapacity(payload.count + 10)
-        bytes.writeInteger(UInt8(0x81))  // FIN + opcode 1 (text)
+        bytes.writeInteger(UInt8(isCompressed ? 0xC1 : 0x81))  // FIN (+ RSV1) + opcode 1 (text)
         // RFC 6455 §5.2: 7-bit length, or 126 + 16-bit, or 127 + 64-bit; no mask from a server.
         switch payload.count {
         case ..<126:
@@ -29,5 +36,16 @@ struct TextFrame: Sendable {
         }
         bytes.writeBytes(payload)
         self.bytes = bytes
+    }
+
+    /// The frame's payload: its bytes after the header.
+    var payload: ByteBufferView {
+        let headerLength =
+            switch bytes.getInteger(at: bytes.readerIndex + 1, as: UInt8.self) {
+            case 126: 4
+            case 127: 10
+            default: 2
+            }
+        return bytes.readableBytesView.dropFirst(headerLength)
     }
 }

@@ -1,0 +1,2 @@
+// The system zlib (Debian's zlib1g-dev), for permessage-deflate.
+#include <zlib.h>

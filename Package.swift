@@ -78,6 +78,7 @@ let package = Package(
             dependencies: [
                 "TimerBoardClient",
                 "BoardProtocol",
+                "WebSocketDeflate",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

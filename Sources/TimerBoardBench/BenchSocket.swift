@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOWebSocket
+import Synchronization
+import WebSocketDeflate
 
 /// A WebSocket client made of one NIO channel and two small handlers: no task, stream or lock
 /// per connection and no decoding, so a thousand of them on one core cost less than the server
@@ -13,19 +15,36 @@ final class BenchSocket: Sendable {
     private let channel: EventLoopFuture<any Channel>
     /// Succeeds once the server accepted the WebSocket upgrade.
     private let opened: EventLoopPromise<Void>
+    /// Payload bytes of the data frames received, as they were on the wire (compressed or not).
+    var receivedWireBytes: Int { wireBytes.count.load(ordering: .relaxed) }
+    private let wireBytes = WireByteCounter()
 
     /// Connects to `url` (ws://host:port/path). `onMessage` runs on the event loop for each text
     /// or binary message, with its bytes and the local arrival time in nanoseconds of uptime.
-    init(url: String, onMessage: @escaping @Sendable (_ message: ByteBuffer, _ arrivedAt: UInt64) -> Void) {
+    /// With `offersDeflate` the handshake offers permessage-deflate and compressed messages are
+    /// inflated before `onMessage`, so the client pays what a browser pays.
+    init(
+        url: String,
+        offersDeflate: Bool = false,
+        onMessage: @escaping @Sendable (_ message: ByteBuffer, _ arrivedAt: UInt64) -> Void
+    ) {
         let parts = Self.parse(url)
         let opened = Self.group.any().makePromise(of: Void.self)
         self.opened = opened
+        let wireBytes = self.wireBytes
         channel = ClientBootstrap(group: Self.group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        UpgradeHandler(host: parts.host, path: parts.path, opened: opened, onMessage: onMessage)
+                        UpgradeHandler(
+                            host: parts.host,
+                            path: parts.path,
+                            offersDeflate: offersDeflate,
+                            wireBytes: wireBytes,
+                            opened: opened,
+                            onMessage: onMessage
+                        )
                     )
                 }
             }
@@ -95,14 +114,25 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private let host: String
     private let path: String
+    private let offersDeflate: Bool
+    private let wireBytes: WireByteCounter
     private let onMessage: @Sendable (ByteBuffer, UInt64) -> Void
     private let opened: EventLoopPromise<Void>
     private var response = ByteBuffer()
     private var waiting: [(WebSocketFrame, EventLoopPromise<Void>?)] = []
 
-    init(host: String, path: String, opened: EventLoopPromise<Void>, onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
+    init(
+        host: String,
+        path: String,
+        offersDeflate: Bool,
+        wireBytes: WireByteCounter,
+        opened: EventLoopPromise<Void>,
+        onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void
+    ) {
         self.host = host
         self.path = path
+        self.offersDeflate = offersDeflate
+        self.wireBytes = wireBytes
         self.opened = opened
         self.onMessage = onMessage
     }
@@ -116,7 +146,8 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
         // The key is fixed: the server only echoes its hash, and nothing here checks it.
         let request =
             "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            + (offersDeflate ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : "") + "\r\n"
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: request)), promise: nil)
         context.fireChannelActive()
     }
@@ -143,7 +174,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
                 [
                     ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 24)),
                     WebSocketFrameEncoder(),
-                    MessageHandler(onMessage: onMessage),
+                    MessageHandler(wireBytes: wireBytes, onMessage: onMessage),
                 ],
                 position: .after(self)
             )
@@ -168,9 +199,11 @@ private final class MessageHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
+    private let wireBytes: WireByteCounter
     private let onMessage: @Sendable (ByteBuffer, UInt64) -> Void
 
-    init(onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
+    init(wireBytes: WireByteCounter, onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
+        self.wireBytes = wireBytes
         self.onMessage = onMessage
     }
 
@@ -178,7 +211,15 @@ private final class MessageHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary:
-            onMessage(frame.unmaskedData, DispatchTime.now().uptimeNanoseconds)
+            let arrivedAt = DispatchTime.now().uptimeNanoseconds
+            wireBytes.count.add(frame.data.readableBytes, ordering: .relaxed)
+            guard frame.rsv1 else { return onMessage(frame.unmaskedData, arrivedAt) }
+            // permessage-deflate: the server compresses whole messages with no context.
+            let inflater = MessageInflater(limit: 1 << 26)
+            guard let message = try? inflater.inflate(Array(frame.unmaskedData.readableBytesView), isLast: true) else {
+                return context.close(promise: nil)
+            }
+            onMessage(ByteBuffer(bytes: message), arrivedAt)
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
@@ -188,6 +229,11 @@ private final class MessageHandler: ChannelInboundHandler {
             break
         }
     }
+}
+
+/// Bytes counted by a connection's handler on the event loop and read by the scenario.
+final class WireByteCounter: Sendable {
+    let count = Atomic<Int>(0)
 }
 
 /// Opens `count` connections to `url` in waves of 500 and returns once each has received a

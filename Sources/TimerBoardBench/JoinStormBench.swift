@@ -10,6 +10,10 @@ public enum JoinStormBench {
         public let sections: Int
         public let timers: Int
         public let snapshotBytes: Int
+        /// Whether the clients offered permessage-deflate.
+        public let offersDeflate: Bool
+        /// Payload bytes each client received on the wire until it held the board (mean).
+        public let wireBytesPerClient: Int
         /// First join sent → the last client's snapshot, milliseconds.
         public let timeUntilAllHoldIt: Double
         /// Join sent → that client's snapshot, milliseconds.
@@ -23,6 +27,7 @@ public enum JoinStormBench {
         clients: Int,
         sections: Int,
         timersPerSection: Int,
+        offersDeflate: Bool,
         serverProcess: ServerProcess?
     ) async throws -> Result {
         let http = BenchHTTP(base: server)
@@ -36,6 +41,7 @@ public enum JoinStormBench {
         let sockets = (0..<clients).map { index in
             let socket = BenchSocket(
                 url: http.webSocketURL,
+                offersDeflate: offersDeflate,
                 onMessage: { message, arrivedAt in
                     guard message.hasBytePrefix(#"{"type":"snapshot""#) else { return }
                     if recorder.record(arrivedAt - start, bytes: message.readableBytes) == clients { doneContinuation.yield() }
@@ -47,11 +53,14 @@ public enum JoinStormBench {
         var iterator = done.makeAsyncIterator()
         _ = await iterator.next()
         let cpuAfter = serverProcess?.cpuSeconds()
+        let wireBytes = sockets.reduce(0) { $0 + $1.receivedWireBytes }
         for socket in sockets { await socket.close() }
         return recorder.result(
             clients: clients,
             sections: sections,
             timers: sections * timersPerSection,
+            offersDeflate: offersDeflate,
+            wireBytesPerClient: wireBytes / max(1, clients),
             cpu: cpuAfter.flatMap { after in cpuBefore.map { after - $0 } }
         )
     }
@@ -108,13 +117,15 @@ public enum JoinStormBench {
             }
         }
 
-        func result(clients: Int, sections: Int, timers: Int, cpu: Double?) -> Result {
+        func result(clients: Int, sections: Int, timers: Int, offersDeflate: Bool, wireBytesPerClient: Int, cpu: Double?) -> Result {
             state.withLock { state in
                 Result(
                     clients: clients,
                     sections: sections,
                     timers: timers,
                     snapshotBytes: state.bytes,
+                    offersDeflate: offersDeflate,
+                    wireBytesPerClient: wireBytesPerClient,
                     timeUntilAllHoldIt: Double(state.last) / 1e6,
                     perClient: state.latencies.summary,
                     serverCPUSeconds: cpu

@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// Compresses whole WebSocket messages for permessage-deflate (RFC 7692 §7.2.1): raw DEFLATE
 /// with no zlib header, ended by a sync flush whose closing 00 00 ff ff is left off.

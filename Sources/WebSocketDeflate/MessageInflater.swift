@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// Decompresses one permessage-deflate message, frame by frame, keeping at most `limit` bytes
 /// plus one, so a small message that inflates to gigabytes costs nothing but the limit.

@@ -191,6 +191,8 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Clients joining at once.") var clients = 1_000
         @Option(help: "Sections of the board.") var sections = 100
         @Option(help: "Timers per section.") var timersPerSection = 20
+        @Flag(help: "Clients offer permessage-deflate (and inflate what comes compressed), as browsers do.")
+        var deflate = false
 
         func run() async throws {
             let result = try await JoinStormBench.run(
@@ -198,16 +200,19 @@ struct Bench: AsyncParsableCommand {
                 clients: clients,
                 sections: sections,
                 timersPerSection: timersPerSection,
+                offersDeflate: deflate,
                 serverProcess: common.serverProcess
             )
             print(
                 String(
-                    format: "join storm: %d clients, %d sections × %d timers (snapshot %d bytes): all hold it after %.0f ms; "
-                        + "per client p50 %.0f ms, p99 %.0f ms; server CPU %@",
+                    format: "join storm%@: %d clients, %d sections × %d timers (snapshot %d bytes, %d on the wire per client): "
+                        + "all hold it after %.0f ms; per client p50 %.0f ms, p99 %.0f ms; server CPU %@",
+                    deflate ? " (permessage-deflate)" : "",
                     clients,
                     sections,
                     timersPerSection,
                     result.snapshotBytes,
+                    result.wireBytesPerClient,
                     result.timeUntilAllHoldIt,
                     result.perClient["p50"] ?? 0,
                     result.perClient["p99"] ?? 0,

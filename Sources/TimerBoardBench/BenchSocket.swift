@@ -3,10 +3,9 @@ import NIOCore
 import NIOPosix
 import NIOWebSocket
 import Synchronization
-import WebSocketDeflate
 
 /// A WebSocket client made of one NIO channel and two small handlers: no task, stream or lock
-/// per connection and no decoding, so a thousand of them on one core cost less than the server
+/// per connection and no JSON decoding, so a thousand of them on one core cost less than the server
 /// they measure (a hummingbird client per subscriber did not: the load generator was the limit).
 final class BenchSocket: Sendable {
     /// One event loop for every bench connection: the generator is pinned to one core.
@@ -172,9 +171,8 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
         do {
             try pipeline.addHandlers(
                 [
-                    ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 24)),
                     WebSocketFrameEncoder(),
-                    MessageHandler(wireBytes: wireBytes, onMessage: onMessage),
+                    ServerFrameReader(wireBytes: wireBytes, onMessage: onMessage),
                 ],
                 position: .after(self)
             )
@@ -190,44 +188,6 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
         for (frame, promise) in waiting { context.channel.write(frame, promise: promise) }
         context.channel.flush()
         opened.succeed()
-    }
-}
-
-/// Hands each message to the callback; answers pings and closes. Assumes unfragmented
-/// messages, which is what every server measured here sends.
-private final class MessageHandler: ChannelInboundHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
-
-    private let wireBytes: WireByteCounter
-    private let onMessage: @Sendable (ByteBuffer, UInt64) -> Void
-
-    init(wireBytes: WireByteCounter, onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
-        self.wireBytes = wireBytes
-        self.onMessage = onMessage
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.opcode {
-        case .text, .binary:
-            let arrivedAt = DispatchTime.now().uptimeNanoseconds
-            wireBytes.count.add(frame.data.readableBytes, ordering: .relaxed)
-            guard frame.rsv1 else { return onMessage(frame.unmaskedData, arrivedAt) }
-            // permessage-deflate: the server compresses whole messages with no context.
-            let inflater = MessageInflater(limit: 1 << 26)
-            guard let message = try? inflater.inflate(Array(frame.unmaskedData.readableBytesView), isLast: true) else {
-                return context.close(promise: nil)
-            }
-            onMessage(ByteBuffer(bytes: message), arrivedAt)
-        case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
-        case .connectionClose:
-            context.close(promise: nil)
-        default:
-            break
-        }
     }
 }
 

@@ -85,8 +85,9 @@ public struct FanoutTarget: Sendable {
 /// `{"type":"changes",…"title":"b<seq>"…}` → seq.
 @Sendable private func changesTitleSeq(_ message: ByteBuffer) -> Int? {
     guard message.hasBytePrefix(#"{"type":"changes""#) else { return nil }
-    return message.integer(after: Array(#""title":"b"#.utf8))
+    return message.integer(after: titleNeedle)
 }
+private let titleNeedle = Array(#""title":"b"#.utf8)
 
 /// A Yjs update message (`00 02 …`) whose string content is "b<seq>": the bytes `77 L 62` and
 /// then L-1 ASCII digits.
@@ -132,32 +133,37 @@ private func yUpdateRecords(_ file: URL) throws -> [[UInt8]] {
 }
 
 extension ByteBuffer {
-    /// True when the readable bytes start with `prefix`'s UTF-8.
+    /// True when the readable bytes start with `prefix`'s UTF-8. (Called for every message a
+    /// thousand subscribers receive: no copies.)
     func hasBytePrefix(_ prefix: String) -> Bool {
-        let prefix = Array(prefix.utf8)
-        return getBytes(at: readerIndex, length: prefix.count) == prefix
+        readableBytesView.starts(with: prefix.utf8)
     }
 
     /// The decimal digits right after the first occurrence of `needle`, as an integer.
     func integer(after needle: [UInt8]) -> Int? {
         withUnsafeReadableBytes { bytes -> Int? in
-            guard bytes.count >= needle.count else { return nil }
-            var start = 0
-            while start + needle.count <= bytes.count {
-                if bytes[start] == needle[0], zip(bytes[start..<(start + needle.count)], needle).allSatisfy({ $0 == $1 }) {
-                    var value = 0
-                    var index = start + needle.count
-                    var found = false
-                    while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
-                        value = value * 10 + Int(bytes[index] - 0x30)
-                        index += 1
-                        found = true
-                    }
-                    return found ? value : nil
-                }
-                start += 1
+            guard let found = Self.firstRange(of: needle, in: bytes) else { return nil }
+            var index = found + needle.count
+            var value = 0
+            let digitsStart = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                value = value * 10 + Int(bytes[index] - 0x30)
+                index += 1
             }
-            return nil
+            return index > digitsStart ? value : nil
         }
+    }
+
+    /// Where `needle` starts in `bytes`: memchr finds each candidate first byte, memcmp checks it.
+    private static func firstRange(of needle: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress, let first = needle.first else { return nil }
+        var offset = 0
+        while offset + needle.count <= bytes.count {
+            guard let hit = memchr(base + offset, Int32(first), bytes.count - needle.count + 1 - offset) else { return nil }
+            let position = base.distance(to: UnsafeRawPointer(hit))
+            if needle.withUnsafeBytes({ memcmp(base + position, $0.baseAddress!, needle.count) }) == 0 { return position }
+            offset = position + 1
+        }
+        return nil
     }
 }

@@ -101,6 +101,8 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Subscribed connections.") var subscribers = 1_000
         @Option(help: "Seconds per rate.") var seconds = 5.0
         @Option(help: "The p99 (ms, edit to last subscriber) that marks the knee.") var limit = 100.0
+        @Option(help: "Steps that halve the interval between the last rate under the limit and the first over it.")
+        var refine = 3
 
         func run() async throws {
             let target = try await target.make(server: common.server)
@@ -108,16 +110,26 @@ struct Bench: AsyncParsableCommand {
             print("saturate: \(target.name), \(subscribers) subscribers, knee at p99 (last subscriber) > \(limit) ms")
             print(Bench.header)
             var steps: [FanoutBench.Step] = []
-            var rate = 20.0
-            while rate <= 20_000 {
+            func holds(_ step: FanoutBench.Step) -> Bool { (step.lastSubscriber["p99"] ?? 0) <= limit && step.lostDeliveries == 0 }
+            func measure(_ rate: Double) async throws -> Bool {
                 let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
                 print(Bench.row(step))
                 steps.append(step)
-                if (step.lastSubscriber["p99"] ?? 0) > limit || step.lostDeliveries > 0 { break }
-                rate *= 2
+                return holds(step)
+            }
+            // Double the rate until the limit is passed, then bisect between the two last rates.
+            var good = 0.0
+            var bad = 20.0
+            while bad <= 20_000, try await measure(bad) {
+                good = bad
+                bad *= 2
+            }
+            for _ in 0..<refine where good > 0 {
+                let middle = ((good + bad) / 2).rounded()
+                if try await measure(middle) { good = middle } else { bad = middle }
             }
             await bench.close()
-            let knee = steps.last { ($0.lastSubscriber["p99"] ?? 0) <= limit && $0.lostDeliveries == 0 }
+            let knee = steps.filter(holds).max { $0.deliveriesPerSecond < $1.deliveriesPerSecond }
             print(
                 "knee: \(knee.map { String(format: "%.0f deliveries/s at %.0f edits/s", $0.deliveriesPerSecond, $0.editsPerSecond) } ?? "below the first rate")"
             )

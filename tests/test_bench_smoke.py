@@ -1,0 +1,34 @@
+"""The load generator against a real server, small: its figures come from deliveries it really
+saw. (Speed is never asserted here; scripts/bench measures it.)"""
+import json
+import subprocess
+
+from conftest import BINARY
+
+
+def bench(server, *args, tmp_path):
+    out = tmp_path / "result.json"
+    subprocess.run([str(BINARY), "bench", *args, "--server", server.http, "--json", str(out)],
+                   check=True, timeout=120, capture_output=True)
+    return json.loads(out.read_text())
+
+
+def test_fanout_counts_every_delivery_and_the_bytes_of_a_title_edit(server, tmp_path):
+    result = bench(server, "fanout", "--subscribers", "20", "--rate", "20", "--seconds", "1", tmp_path=tmp_path)
+    step = result[0] if isinstance(result, list) else result
+    assert step["edits"] == 20
+    assert step["deliveries"] == 20 * 20
+    assert step["lostDeliveries"] == 0
+    # A one-field title changeset, framed: {"type":"changes","rev":N,"changes":[{...}]}.
+    assert 70 <= step["bytesPerChangeset"] <= 100
+    assert step["lastSubscriber"]["p50"] >= step["perDelivery"]["p50"] > 0
+
+
+def test_join_storm_with_deflate_receives_the_snapshot_compressed_and_inflates_it(server, tmp_path):
+    args = ["join-storm", "--clients", "5", "--sections", "10", "--timers-per-section", "20"]
+    plain = bench(server, *args, tmp_path=tmp_path)
+    compressed = bench(server, *args, "--deflate", tmp_path=tmp_path)
+    # Both hold the same board (the inflated snapshot is as long as the plain one, ±digits of ids).
+    assert abs(compressed["snapshotBytes"] - plain["snapshotBytes"]) < 100
+    assert plain["wireBytesPerClient"] > plain["snapshotBytes"]
+    assert compressed["wireBytesPerClient"] * 4 < plain["wireBytesPerClient"]

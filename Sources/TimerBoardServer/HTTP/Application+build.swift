@@ -64,8 +64,8 @@ func buildWebSocketRouter(
     let router = Router(context: TimerBoardWebSocketContext.self)
     let connectionCounter = Atomic<Int>(0)
     router.ws("/ws") { inbound, outbound, context in
-        // The channel is alive while its handler runs; nil would mean it is already gone.
-        guard let channel = context.requestContext.channel else { return }
+        defer { context.requestContext.releaseWebSocketReference() }
+        let channel = context.requestContext.channel
         let connectionID = connectionCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let session = ClientSession(
             connectionID: connectionID,

@@ -32,6 +32,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Changesets per board kept for resume.") var retainedChangesets = 1_000
     @Option(help: "Store a board snapshot every this many revisions.") var snapshotInterval = 100
     @Option(help: "Milliseconds to gather presence changes into one message.") var presenceIntervalMs = 50
+    @Option(help: "Milliseconds between pings; a connection silent for a whole interval is closed.") var heartbeatIntervalMs = 30_000
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate: snapshots go compressed to clients that accept it.")
     var permessageDeflate = true
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
@@ -52,6 +53,7 @@ struct Serve: AsyncParsableCommand {
         configuration.snapshotInterval = snapshotInterval
         configuration.presenceInterval = .milliseconds(presenceIntervalMs)
         configuration.permessageDeflate = permessageDeflate
+        configuration.heartbeatInterval = .milliseconds(heartbeatIntervalMs)
 
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

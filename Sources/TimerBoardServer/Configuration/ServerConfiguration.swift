@@ -28,6 +28,9 @@ public struct ServerConfiguration: Sendable {
     /// Accept permessage-deflate offers: a snapshot then goes compressed (about 14× smaller),
     /// compressed once per revision for every such connection; changesets stay plain.
     public var permessageDeflate = true
+    /// Every connection is pinged this often; one that sent nothing (not even the pong) for a
+    /// whole interval is closed, so a vanished client does not hold a subscription forever.
+    public var heartbeatInterval: Duration = .seconds(30)
 
     public init() {}
 

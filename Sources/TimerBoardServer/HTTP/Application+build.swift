@@ -18,7 +18,14 @@ public func buildApplication(
     let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
 
     let router = buildRouter(configuration: configuration, registry: registry)
-    let webSocketRouter = buildWebSocketRouter(configuration: configuration, registry: registry, clock: clock, logger: logger)
+    let heartbeat = Heartbeat(interval: configuration.heartbeatInterval)
+    let webSocketRouter = buildWebSocketRouter(
+        configuration: configuration,
+        registry: registry,
+        heartbeat: heartbeat,
+        clock: clock,
+        logger: logger
+    )
     return Application(
         router: router,
         server: .http1WebSocketUpgrade(
@@ -27,11 +34,12 @@ public func buildApplication(
                 ws: .init(
                     maxFrameSize: configuration.maxFrameBytes,
                     extensions: configuration.permessageDeflate ? [.timerBoardDeflate(maxInflatedBytes: configuration.maxFrameBytes)] : [],
-                    autoPing: .enabled(timePeriod: .seconds(30))
+                    autoPing: .disabled  // one `Heartbeat` for all connections instead
                 )
             )
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
+        services: [heartbeat],
         logger: logger
     )
 }
@@ -58,6 +66,7 @@ func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry) ->
 func buildWebSocketRouter(
     configuration: ServerConfiguration,
     registry: BoardRegistry,
+    heartbeat: Heartbeat,
     clock: any ServerClock,
     logger: Logger
 ) -> Router<TimerBoardWebSocketContext> {
@@ -72,6 +81,7 @@ func buildWebSocketRouter(
             channel: channel,
             acceptsDeflate: configuration.permessageDeflate && DeflateNegotiation.isNegotiated(by: context.request.headers),
             registry: registry,
+            heartbeat: heartbeat,
             configuration: configuration,
             clock: clock,
             logger: logger

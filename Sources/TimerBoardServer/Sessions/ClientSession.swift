@@ -10,6 +10,7 @@ import NIOWebSocket
 /// connection is sent goes through its `Outbound` queue, straight into the channel.
 struct ClientSession {
     let registry: BoardRegistry
+    let heartbeat: Heartbeat
     let configuration: ServerConfiguration
     let clock: any ServerClock
     let logger: Logger
@@ -28,11 +29,13 @@ struct ClientSession {
         channel: any Channel,
         acceptsDeflate: Bool,
         registry: BoardRegistry,
+        heartbeat: Heartbeat,
         configuration: ServerConfiguration,
         clock: any ServerClock,
         logger: Logger
     ) {
         self.registry = registry
+        self.heartbeat = heartbeat
         self.configuration = configuration
         self.clock = clock
         var logger = logger
@@ -56,6 +59,8 @@ struct ClientSession {
             logger.notice("closing the connection", metadata: ["tb.reason": "\(reason)"])
             Task { try? await writer.close(code, reason: reason) }
         }
+        heartbeat.register(outbound)
+        defer { heartbeat.unregister(outbound) }
         var state = State()
         do {
             for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {

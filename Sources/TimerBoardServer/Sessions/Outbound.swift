@@ -21,6 +21,8 @@ final class Outbound: Sendable {
     private let writer: NIOLoopBoundBox<FrameWriter?>
     /// The event loop the connection's writes happen on.
     let eventLoop: any EventLoop
+    /// Something arrived from the peer since the heartbeat last looked (set by `FrameWriter`).
+    private let heardFrom = Atomic<Bool>(true)
     /// Closes the WebSocket with a code and reason; set by `attach`, called at most once.
     private let close = Mutex<(@Sendable (WebSocketErrorCode, String) -> Void)?>(nil)
 
@@ -106,6 +108,11 @@ final class Outbound: Sendable {
         }
     }
 
+    /// Whether the peer sent anything since the last call; resets it.
+    func takeHeardFrom() -> Bool {
+        heardFrom.exchange(false, ordering: .relaxed)
+    }
+
     /// True once a frame was refused because the queue was full.
     var didOverflow: Bool { state.withLock(\.overflowed) }
 
@@ -143,6 +150,11 @@ final class Outbound: Sendable {
     /// other alive).
     fileprivate func writerRemoved() {
         writer.value = nil
+    }
+
+    /// Bytes arrived from the peer: it is alive.
+    fileprivate func heardFromPeer() {
+        heardFrom.store(true, ordering: .relaxed)
     }
 
     /// The channel's writability changed: stop feeding it while full, drain when it empties.
@@ -185,6 +197,11 @@ private final class FrameWriter: ChannelInboundHandler {
             context.write(wrapOutboundOut(frame.bytes), promise: nil)
         }
         context.flush()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        outbound.heardFromPeer()
+        context.fireChannelRead(data)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {

@@ -2,7 +2,8 @@ import BoardProtocol
 import NIOCore
 import WebSocketDeflate
 
-/// A whole WebSocket text frame (header and JSON payload), ready for the socket.
+/// A whole WebSocket text frame (header and JSON payload), ready for the socket; or the
+/// heartbeat's ping, the one control frame the server writes itself.
 ///
 /// The server's frames are unmasked, so the bytes are the same for every receiver: a changeset
 /// is encoded and framed once and the same buffer goes to every subscriber.
@@ -35,6 +36,13 @@ struct TextFrame: Sendable {
             bytes.writeInteger(UInt64(payload.count))
         }
         bytes.writeBytes(payload)
+        self.bytes = bytes
+    }
+
+    /// An empty ping (FIN + opcode 9, no payload).
+    static let ping = TextFrame(bytes: ByteBuffer(bytes: [0x89, 0x00]))
+
+    private init(bytes: ByteBuffer) {
         self.bytes = bytes
     }
 

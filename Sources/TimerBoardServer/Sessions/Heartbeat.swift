@@ -37,9 +37,10 @@ final class Heartbeat: Service, Sendable {
     }
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try await Task.sleep(for: self.interval)
+        await cancelWhenGracefulShutdown {
+            while true {
+                // Cancelled when the server stops: a normal end, not an error to report.
+                guard (try? await Task.sleep(for: self.interval)) != nil else { return }
                 self.beat()
             }
         }

@@ -69,6 +69,12 @@ import TimerBoardClient
                     "guest-19", "guest-2", "guest-3", "guest-4", "guest-5", "guest-6", "guest-7", "guest-8", "guest-9", "observer",
                 ]
             )
+            // Each of the crowd, whatever list it got on joining, ends up seeing the same 21.
+            for connection in crowd {
+                var sees = PresenceList()
+                let users = try await presence(on: connection, in: &sees) { $0.count == 21 }
+                #expect(users.map(\.clientID) == everyone.map(\.clientID))
+            }
 
             // The last to arrive gets the whole list in one message, straight after its snapshot.
             let late = BoardConnection(url: server.webSocketURL)

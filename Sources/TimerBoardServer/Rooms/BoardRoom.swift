@@ -31,6 +31,10 @@ actor BoardRoom {
     private var participants: [Int: Participant] = [:]
     /// Client ids whose presence changed since the last `presenceChanged` broadcast.
     private var presenceTouched: Set<String> = []
+    /// The `presence` list a joiner gets, encoded once between two presence flushes. It may miss
+    /// or have stale entries for clients touched since the last flush; the next
+    /// `presenceChanged`, which every joiner receives, carries exactly those.
+    private var presenceListFrame: TextFrame?
     /// Sends the gathered presence changes after `presenceInterval`; nil when none is waiting.
     private var presenceFlush: Task<Void, Never>?
     private var recentChangesets: ChangesetLog
@@ -125,7 +129,7 @@ actor BoardRoom {
             enqueue(.direct(outbound, outbound.acceptsDeflate ? currentDeflatedSnapshotFrame() : currentSnapshotFrame()))
         }
         participants[outbound.id] = participant
-        enqueue(.direct(outbound, encode(.presence(participants.values.map(\.presenceUser).sorted(by: Self.presenceOrder)))))
+        enqueue(.direct(outbound, currentPresenceListFrame()))
         enqueue(.subscribe(outbound))
         presenceChanged(participant.clientID)
         deliverDurable()
@@ -136,6 +140,15 @@ actor BoardRoom {
         if let cached = snapshotFrame, cached.revision == revision { return cached.frame }
         let frame = encode(.snapshot(snapshot()))
         snapshotFrame = (revision, frame)
+        return frame
+    }
+
+    /// Encoding the whole list for every joiner made a crowd of N joining cost N² (half the
+    /// server's CPU in a 1,000-client join storm); once per flush interval is enough.
+    private func currentPresenceListFrame() -> TextFrame {
+        if let frame = presenceListFrame { return frame }
+        let frame = encode(.presence(participants.values.map(\.presenceUser).sorted(by: Self.presenceOrder)))
+        presenceListFrame = frame
         return frame
     }
 
@@ -193,6 +206,7 @@ actor BoardRoom {
         }
         let left = presenceTouched.subtracting(present.keys).sorted()
         presenceTouched = []
+        presenceListFrame = nil
         enqueue(.broadcast(encode(.presenceChanged(users: present.values.sorted(by: Self.presenceOrder), left: left))))
         deliverDurable()
     }

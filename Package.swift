@@ -101,10 +101,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What several test targets share (a seeded random generator).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "BoardCoreTests",
             dependencies: [
                 "BoardCore",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -118,6 +121,7 @@ let package = Package(
             name: "WebSocketDeflateTests",
             dependencies: [
                 "WebSocketDeflate",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -131,6 +135,7 @@ let package = Package(
             name: "TimerBoardServerTests",
             dependencies: [
                 "TimerBoardServer",
+                "TestSupport",
                 "TimerBoardClient",
                 "BoardCore",
                 "BoardProtocol",

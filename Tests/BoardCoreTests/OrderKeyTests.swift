@@ -1,6 +1,7 @@
 import BoardCore
 import PropertyBased
 import Testing
+import TestSupport
 
 @Suite struct OrderKeyTests {
     @Test func aKeyBetweenTwoKeysSortsStrictlyBetweenThem() async {

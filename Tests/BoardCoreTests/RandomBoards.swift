@@ -1,19 +1,5 @@
 import BoardCore
-
-/// SplitMix64: a small seeded generator, so a failing seed reproduces the same boards.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: Int) { state = UInt64(bitPattern: Int64(seed)) }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Random but valid boards. Ids come from one small pool shared by sections and timers, so
 /// two boards often reuse an id for a different kind of entity: the hard case for diff.

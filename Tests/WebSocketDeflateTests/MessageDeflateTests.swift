@@ -1,4 +1,5 @@
 import PropertyBased
+import TestSupport
 import Testing
 import WebSocketDeflate
 
@@ -26,7 +27,7 @@ import WebSocketDeflate
     /// Any message, compressed and split into any frames, inflates back to itself.
     @Test func roundTripsSplitAcrossFrames() async throws {
         await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
-            var rng = SplitMix(seed: UInt64(seed))
+            var rng = SeededGenerator(seed: seed)
             let message = Self.jsonLikeBytes(count: Int.random(in: 0...40_000, using: &rng), using: &rng)
             let compressed = MessageDeflate.compress(message)
             var parts: [[UInt8]] = []
@@ -69,7 +70,7 @@ import WebSocketDeflate
     }
 
     /// Snapshot-like text: repeated keys with varying values, so it compresses as JSON does.
-    static func jsonLikeBytes(count: Int, using rng: inout SplitMix) -> [UInt8] {
+    static func jsonLikeBytes(count: Int, using rng: inout SeededGenerator) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         while bytes.count < count {
@@ -77,18 +78,5 @@ import WebSocketDeflate
             if Bool.random(using: &rng) { bytes.append(UInt8.random(in: 0...255, using: &rng)) }
         }
         return Array(bytes.prefix(count))
-    }
-}
-
-/// A small seeded generator, so a failing case can be replayed from its seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

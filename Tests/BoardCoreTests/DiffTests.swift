@@ -1,7 +1,7 @@
 import BoardCore
 import PropertyBased
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DiffTests {
     @Test func applyingTheDiffOfTwoRandomBoardsGivesTheSecond() async {

@@ -1,7 +1,7 @@
 import BoardCore
 import PropertyBased
-import Testing
 import TestSupport
+import Testing
 
 /// The ordered views against the plain definition of display order: one sort of everything
 /// by (section rank, order, id). RandomBoards draws order keys from a pool of seven, so equal

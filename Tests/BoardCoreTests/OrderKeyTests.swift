@@ -1,7 +1,7 @@
 import BoardCore
 import PropertyBased
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct OrderKeyTests {
     @Test func aKeyBetweenTwoKeysSortsStrictlyBetweenThem() async {

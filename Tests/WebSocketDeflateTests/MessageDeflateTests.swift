@@ -74,7 +74,9 @@ import WebSocketDeflate
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         while bytes.count < count {
-            bytes += Array(#"{"id":"t\#(Int.random(in: 0..<10_000, using: &rng))","title":"Timer","minutes":\#(Int.random(in: 0..<60, using: &rng))},"#.utf8)
+            bytes += Array(
+                #"{"id":"t\#(Int.random(in: 0..<10_000, using: &rng))","title":"Timer","minutes":\#(Int.random(in: 0..<60, using: &rng))},"#.utf8
+            )
             if Bool.random(using: &rng) { bytes.append(UInt8.random(in: 0...255, using: &rng)) }
         }
         return Array(bytes.prefix(count))

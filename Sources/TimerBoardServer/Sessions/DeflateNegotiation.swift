@@ -1,5 +1,5 @@
-import HummingbirdWebSocket
 import HTTPTypes
+import HummingbirdWebSocket
 
 /// Which permessage-deflate offer (RFC 7692) the server accepts, and what it answers.
 ///

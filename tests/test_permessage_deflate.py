@@ -3,6 +3,7 @@ the snapshot goes compressed (RSV1 set) and inflates to the very snapshot a plai
 changesets go plain, compressed client messages (also fragmented) are understood, and a small
 message that inflates past the limit gets `too_large` while the connection stays up."""
 import json
+import struct
 
 import pytest
 import websockets.sync.client
@@ -115,3 +116,22 @@ def test_no_permessage_deflate_turns_it_off(server_factory):
     client = RawClient(server.port, offer="permessage-deflate")
     assert client.extensions is None
     client.close()
+
+
+def test_corrupt_compressed_data_closes_that_connection_only(server):
+    board = board_with_timers(server, count=1)
+    broken = RawClient(server.port, offer="permessage-deflate")
+    broken.hello_and_join("broken", board)
+    broken.until("snapshot")
+    # Block type 11 is reserved: this is not DEFLATE. Only a broken compressor sends it, so
+    # hummingbird fails the connection (1011); the client reconnects and resumes.
+    broken.send_frame(b"\xff\xff\xff\xff", rsv1=True)
+    while (frame := broken.any_frame())[0] != 0x8:
+        pass
+    assert struct.unpack(">H", frame[3][:2])[0] == 1011
+    broken.close()
+
+    other = RawClient(server.port, offer="permessage-deflate")
+    other.hello_and_join("other", board)
+    assert other.until("snapshot")["type"] == "snapshot"
+    other.close()

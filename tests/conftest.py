@@ -30,6 +30,7 @@ class ServerProcess:
         # so clients reconnect to the same address.
         self.port = 0
         self.process = None
+        self.copier = None
 
     @property
     def http(self) -> str:
@@ -57,8 +58,15 @@ class ServerProcess:
             raise RuntimeError(f"server exited before listening; see {self.log_path}")
         log.flush()
         # The rest of its output goes to the log, so the pipe never fills and blocks the server.
-        threading.Thread(target=self._copy_output, args=(self.process.stdout, log), daemon=True).start()
+        self.copier = threading.Thread(target=self._copy_output, args=(self.process.stdout, log), daemon=True)
+        self.copier.start()
         return self
+
+    def output_after_exit(self) -> str:
+        """Everything the server wrote, once it has exited and its last lines reached the log."""
+        assert self.process.poll() is not None, "the server is still running"
+        self.copier.join(timeout=10)
+        return self.log_path.read_text()
 
     @staticmethod
     def _copy_output(stream, log):

@@ -121,6 +121,8 @@ export const ORDER_DIGITS = BASE62;
 export const CONNECTION = Object.freeze({
   connecting: "connecting",
   live: "live",
+  /** On an open socket, waiting for the answer to a join (after a gap, or a join the server refused). */
+  joining: "joining",
   reconnecting: "reconnecting",
   offline: "offline",
 });

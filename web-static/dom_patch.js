@@ -539,6 +539,7 @@ export function renderConnection(indicator, { state, attempt, detail, pending })
 const CONNECTION_TEXT = {
   connecting: () => "Connecting…",
   live: () => "Live",
+  joining: (attempt) => (attempt > 0 ? `Joining again (attempt ${attempt})…` : "Catching up…"),
   reconnecting: (attempt) => (attempt > 0 ? `Reconnecting (attempt ${attempt})…` : "Reconnecting…"),
   offline: () => "Offline",
 };

@@ -4,6 +4,15 @@
 // exponential backoff, rejoins from the last applied revision and resends unacked edits with
 // their original opIds (the server deduplicates by clientId + opId). It holds no board state: the
 // handler (main.js, over the store) applies what arrives and says what to resend.
+//
+// Joining is a handshake of its own, on a new socket and on a live one alike (a gap, a resume from
+// the wrong revision, a changeset that did not fit): every `join` starts the handshake timer, and
+// until its `snapshot` or `resume` arrives the state is not `live` (`joining` on a socket that was
+// live), edits wait and changes of the old subscription are ignored. An `error` while a join is
+// unanswered is that join's answer (nothing else we send then can earn one: edits get `reject`s,
+// presence waits for the join): the join is sent again after a jittered backoff on the same
+// socket, with the attempt and the server's reason shown. No answer within the handshake timeout
+// means the socket is no good: it is dropped and a new one made, with the same backoff.
 
 import { ServerClock, localNow } from "./clock.js";
 import {
@@ -89,8 +98,8 @@ export class Connection {
     this.toldEditing = /** @type {string | null} */ (null);
     /** Why we stopped for good (board gone, page too old), or null. */
     this.fatal = /** @type {string | null} */ (null);
-    /** @type {Record<"reconnect" | "handshake" | "ping" | "pong" | "sync", any>} handles of the pending timers */
-    this.timers = { reconnect: null, handshake: null, ping: null, pong: null, sync: null };
+    /** @type {Record<"reconnect" | "rejoin" | "handshake" | "ping" | "pong" | "sync", any>} handles of the pending timers */
+    this.timers = { reconnect: null, rejoin: null, handshake: null, ping: null, pong: null, sync: null };
   }
 
   /** Server clock minus ours, in ms (see clock.js). */
@@ -198,7 +207,7 @@ export class Connection {
     const ws = this.ws;
     this.ws = null;
     this.joining = false;
-    for (const name of /** @type {const} */ (["handshake", "ping", "pong", "sync"])) this.#clearTimer(name);
+    for (const name of /** @type {const} */ (["rejoin", "handshake", "ping", "pong", "sync"])) this.#clearTimer(name);
     if (!ws) return;
     ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
     try {
@@ -220,10 +229,30 @@ export class Connection {
    * @param {number | null} since
    */
   #join(since) {
+    this.#clearTimer("rejoin");
+    // Off the board until the answer: a page that was live must not say so while it is not.
+    if (this.state === CONNECTION.live) this.#setState(CONNECTION.joining);
     this.joining = true;
     // Joining leaves the board first, and the server forgets what we were editing.
     this.toldEditing = null;
     this.#send(joinMessage(this.board, since));
+    // Unanswered, the board would stay silently out of date: after the timeout, a new socket.
+    this.#startTimer("handshake", HANDSHAKE_TIMEOUT_MS, () => this.#lost());
+  }
+
+  /**
+   * The server answered our join with an error that is not final (the board is loading, the
+   * server failed): ask again after a backoff, on the same socket, saying why.
+   * @param {Extract<ServerMessage, {type: "error"}>} message
+   */
+  #joinFailed(message) {
+    this.#clearTimer("handshake");
+    this.attempt += 1;
+    this.#setState(CONNECTION.joining, `the server could not open the board (${message.message || message.code})`);
+    this.#startTimer("rejoin", backoffDelay(this.attempt, this.env.random()), () => {
+      this.timers.rejoin = null;
+      this.#join(this.handler.since());
+    });
   }
 
   // MARK: messages
@@ -294,6 +323,7 @@ export class Connection {
   #joined() {
     this.joining = false;
     this.#clearTimer("handshake");
+    this.#clearTimer("rejoin");
     this.attempt = 0;
     this.#setState(CONNECTION.live);
     for (const edit of this.handler.unackedEdits()) if (!this.sent.has(edit.opId)) this.sendEdit(edit);
@@ -323,6 +353,7 @@ export class Connection {
         // The server lost track of our session: start a fresh one.
         return this.#lost();
       default:
+        if (this.joining) return this.#joinFailed(message);
         this.handler.serverError(message);
     }
   }

@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, mock, test } from "node:test";
 
-import { BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, PING_INTERVAL_MS, PONG_TIMEOUT_MS } from "../constants.js";
+import {
+  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, HANDSHAKE_TIMEOUT_MS, PING_INTERVAL_MS, PONG_TIMEOUT_MS,
+} from "../constants.js";
 import * as protocol from "../protocol.js";
 import { Connection, backoffDelay } from "../socket.js";
 import { Store } from "../store.js";
@@ -266,6 +268,108 @@ describe("session", () => {
     assert.equal(warn.mock.callCount(), 2, "each skipped message is logged");
     h.socket().receive(fixture("server/changes-rename-section.json"));
     assert.equal(h.store.rev, 4);
+  });
+});
+
+describe("a join that fails (issue 12)", () => {
+  /** A live session that then sees a gap (rev 5 after rev 3) and rejoins on the same socket. */
+  function rejoining() {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.socket().receive(fixture("server/changes-toggle-section.json"));
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", since: 3 });
+    return h;
+  }
+  const loading = { type: "error", code: "internal", message: "the board is loading" };
+
+  test("a rejoin on a live socket is not shown as live", () => {
+    const h = rejoining();
+    assert.equal(h.connection.state, "joining");
+    assert.deepEqual(h.statuses.at(-1), { state: "joining", attempt: 0, detail: undefined });
+    h.socket().receive({ type: "resume", board: "kT3vQ9mZ2pXa", since: 3, rev: 3 });
+    assert.equal(h.connection.state, "live");
+  });
+
+  test("a rejoin on a live socket that gets no answer: a new socket after the handshake timeout", () => {
+    const h = rejoining();
+    h.advance(HANDSHAKE_TIMEOUT_MS - 1);
+    assert.equal(h.sockets.length, 1);
+    assert.notEqual(h.connection.state, "live");
+    h.advance(1);
+    assert.equal(h.connection.state, "reconnecting");
+    assert.equal(h.sockets[0].readyState, 3, "the silent socket was closed");
+    h.advance(backoffDelay(1, 0.5));
+    assert.equal(h.sockets.length, 2);
+    h.handshake({ type: "resume", board: "kT3vQ9mZ2pXa", since: 3, rev: 3 });
+    assert.deepStrictEqual(h.socket().sent[1], { type: "join", board: "kT3vQ9mZ2pXa", since: 3 });
+    assert.equal(h.connection.state, "live");
+  });
+
+  test("an error answer to a rejoin: shown, retried after a growing jittered backoff, then live", () => {
+    const h = rejoining();
+    h.edit("1", rename("While joining"));
+    h.socket().receive(loading);
+    assert.equal(h.connection.state, "joining");
+    assert.equal(h.statuses.at(-1)?.attempt, 1);
+    assert.match(h.statuses.at(-1)?.detail ?? "", /the board is loading/);
+    assert.equal(h.connection.isLive, false);
+    h.advance(backoffDelay(1, 0.5) - 1);
+    assert.deepEqual(h.sentTypes(), ["hello", "join", "join"], "not before the backoff");
+    h.advance(1);
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", since: 3 });
+    h.socket().receive(loading);
+    assert.equal(h.statuses.at(-1)?.attempt, 2);
+    h.advance(backoffDelay(2, 0.5) - 1);
+    assert.deepEqual(h.sentTypes(), ["hello", "join", "join", "join"], "the second wait is longer");
+    h.advance(1);
+    h.socket().receive({ type: "resume", board: "kT3vQ9mZ2pXa", since: 3, rev: 3 });
+    assert.equal(h.connection.state, "live");
+    assert.equal(h.connection.attempt, 0);
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "edit", opId: "1", ops: rename("While joining") }, "the waiting edit goes out");
+    assert.equal(h.sockets.length, 1, "all on the same socket");
+  });
+
+  test("pings answered during a failing rejoin do not make the page live", () => {
+    const h = rejoining();
+    // The server refuses every join until the heartbeat's ping is out.
+    let answered = 0;
+    while (!h.socket().sent.some((m) => m.type === "ping")) {
+      const joins = h.sentTypes().filter((t) => t === "join").length;
+      if (joins - 1 > answered) {
+        answered += 1;
+        h.socket().receive(loading);
+      }
+      h.advance(500);
+    }
+    assert.equal(h.sockets.length, 1);
+    const ping = h.socket().sent.findLast((m) => m.type === "ping");
+    h.socket().receive({ type: "pong", t: ping.t, serverTime: ping.t });
+    assert.notEqual(h.connection.state, "live");
+  });
+
+  test("an error answer to the first join is retried too", () => {
+    const h = harness();
+    h.connection.start();
+    h.socket().open();
+    h.socket().receive(fixture("server/welcome.json"));
+    h.socket().receive(loading);
+    assert.equal(h.connection.state, "joining");
+    assert.equal(h.statuses.at(-1)?.attempt, 1);
+    h.advance(backoffDelay(1, 0.5));
+    assert.deepEqual(h.sentTypes(), ["hello", "join", "join"]);
+    h.socket().receive(fixture("server/snapshot.json"));
+    assert.equal(h.connection.state, "live");
+  });
+
+  test("an error while live is not taken for a failed join", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.socket().receive({ type: "error", code: "bad_message", message: "x" });
+    assert.equal(h.connection.state, "live");
+    h.advance(BACKOFF_MAX_MS);
+    assert.deepEqual(h.sentTypes().filter((t) => t === "join"), ["join"]);
   });
 });
 

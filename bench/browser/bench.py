@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""What a big board costs the browser client, in headless Chromium (Debian's /usr/bin/chromium):
+first load, and a remote rename, on boards of 100, 2,000 and 10,000 timers.
+
+    python3 bench/browser/bench.py [--sizes 100,2000,10000] [--renames 20] [--web-root web-static]
+
+It starts its own `timerboard serve` (TIMERBOARD_BIN, else .build/debug/timerboard) on a fresh data
+folder, builds each board with WebSocket edits (100 operations per edit, the server's cap), opens it
+in a fresh browser context and measures:
+
+- load: from navigation start to the board being in the DOM (`#sections[data-ready]`) and to the
+  next frame after that (requestAnimationFrame, then a task: the frame has been produced); the
+  longest long task (PerformanceObserver 'longtask') during the load; the number of DOM elements.
+- a remote rename, one at a time (the next only after the previous has painted and the page is
+  idle), sent by a second client on a raw socket: send → next frame (the sender's wall clock against
+  the page's `performance.timeOrigin + now()`, same machine), and Chromium's own counters for it
+  (CDP Performance.getMetrics deltas: TaskDuration, ScriptDuration, RecalcStyleDuration,
+  LayoutDuration), alternately for the first section (on screen) and the middle one (off screen).
+
+`--web-root` serves another copy of the client (for example `git archive <commit> web-static`, to
+measure an older client against the same server). Not a test: it prints figures, asserts nothing.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from raw_websocket import RawClient  # noqa: E402  (the tests' dependency-free WebSocket client)
+
+BINARY = Path(os.environ.get("TIMERBOARD_BIN", ROOT / ".build" / "debug" / "timerboard"))
+CHROMIUM = os.environ.get("TIMERBOARD_CHROMIUM", "/usr/bin/chromium")
+LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
+SHAPES = {100: (4, 25), 2000: (50, 40), 10000: (250, 40)}  # timers: (sections, timers per section)
+
+# Runs in the page before its own scripts: when the board is first in the DOM, and when each title
+# written by a patch (data-shown) reaches the next frame.
+PAGE_PROBE = """(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  const afterFrame = (f) => requestAnimationFrame(() => setTimeout(f, 0));
+  const bench = window.__bench = { ready: null, frame: null, painted: [], longtasks: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) bench.longtasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.attributeName === 'data-ready' && bench.ready === null) {
+        bench.ready = performance.now();
+        afterFrame(() => { bench.frame = performance.now(); });
+      }
+      if (r.attributeName === 'data-shown') {
+        const title = r.target.value, applied = now();
+        afterFrame(() => bench.painted.push({ title, applied, painted: now() }));
+      }
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready', 'data-shown'] });
+})();"""
+
+
+class Server:
+    def __init__(self, web_root: Path):
+        self.data = tempfile.TemporaryDirectory(prefix="tb-browser-bench-")
+        self.process = subprocess.Popen(
+            [str(BINARY), "serve", "--port", "0", "--data-directory", self.data.name, "--web-root", str(web_root)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in self.process.stdout:
+            if match := LISTENING.search(line):
+                self.port = int(match.group(1))
+                break
+        else:
+            raise RuntimeError("the server exited before listening")
+        # Drain its output so it never blocks on a full pipe.
+        import threading
+        threading.Thread(target=lambda: [None for _ in self.process.stdout], daemon=True).start()
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.data.cleanup()
+
+
+def create_board(port: int, title: str) -> str:
+    import urllib.request
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/boards", data=json.dumps({"title": title}).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)["id"]
+
+
+class Editor:
+    """The other user: a raw WebSocket client that edits and waits for each edit's answer."""
+
+    def __init__(self, port: int, board: str, client_id: str):
+        self.client = RawClient(port, None)
+        self.client.hello_and_join(client_id, board)
+        self.client.until("snapshot")
+        self.next = 1
+
+    def edit(self, ops) -> float:
+        """Sends one edit, waits for its ack; returns the wall-clock ms when it was sent."""
+        op_id = str(self.next)
+        self.next += 1
+        sent = time.time() * 1000
+        self.client.send({"type": "edit", "opId": op_id, "ops": ops})
+        while True:
+            message = self.client.message()
+            if message.get("opId") == op_id:
+                assert message["type"] == "ack", message
+                return sent
+
+    def close(self):
+        self.client.close()
+
+
+def build(editor: Editor, sections: int, per_section: int):
+    ops = []
+    for s in range(sections):
+        ops.append({"op": "addSection", "id": f"s{s}", "title": f"Section {s}", "position": "last"})
+        for t in range(per_section):
+            ops.append({"op": "addTimer", "id": f"s{s}t{t}", "sectionID": f"s{s}", "title": f"Timer {s}.{t}",
+                        "minutes": t % 60, "seconds": (7 * t) % 60, "position": "last"})
+    for start in range(0, len(ops), 100):
+        editor.edit(ops[start:start + 100])
+
+
+METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
+
+
+def metrics(cdp):
+    values = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return {name: values.get(name, 0.0) * 1000 for name in METRICS}
+
+
+def idle(page):
+    """Two frames with nothing to do: what the last change caused is over."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))))")
+
+
+def measure(browser, port: int, timers: int, renames: int):
+    sections, per_section = SHAPES[timers]
+    board = create_board(port, f"Bench {timers}")
+    editor = Editor(port, board, f"bench-build-{timers}")
+    t = time.time()
+    build(editor, sections, per_section)
+    build_s = time.time() - t
+
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.add_init_script("localStorage.setItem('timerboard.name', 'Bench')")
+    context.add_init_script(PAGE_PROBE)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    page.goto(f"http://127.0.0.1:{port}/b/{board}")
+    page.wait_for_function("() => window.__bench.frame !== null", timeout=120_000)
+    page.wait_for_function("() => document.getElementById('connection').dataset.state === 'live'", timeout=60_000)
+    load = page.evaluate("""() => ({ready: __bench.ready, frame: __bench.frame,
+        longest: Math.max(0, ...__bench.longtasks.filter(t => t.start <= __bench.frame).map(t => t.duration)),
+        elements: document.getElementsByTagName('*').length})""")
+    idle(page)
+
+    samples = {"on screen": [], "off screen": []}
+    for i in range(renames):
+        where, section = ("on screen", "s0") if i % 2 == 0 else ("off screen", f"s{sections // 2}")
+        title = f"Renamed {i}"
+        before = metrics(cdp)
+        count = page.evaluate("() => __bench.painted.length")
+        sent = editor.edit([{"op": "updateSection", "id": section, "title": title}])
+        page.wait_for_function("n => __bench.painted.length > n", arg=count, timeout=60_000)
+        idle(page)
+        after = metrics(cdp)
+        painted = page.evaluate("n => __bench.painted[n]", count)
+        assert painted["title"] == title, painted
+        samples[where].append({"paint": painted["painted"] - sent, **{k: after[k] - before[k] for k in METRICS}})
+    longest = page.evaluate("() => Math.max(0, ...__bench.longtasks.filter(t => t.start > __bench.frame).map(t => t.duration))")
+    editor.close()
+    context.close()
+    return {"timers": timers, "sections": sections, "build_s": build_s, "load": load, "renames": samples, "rename_longest_longtask": longest}
+
+
+def report(result):
+    load = result["load"]
+    print(f"\n{result['timers']:,} timers in {result['sections']} sections ({load['elements']:,} elements; built in {result['build_s']:.1f} s)")
+    print(f"  load: board in DOM {load['ready']:.0f} ms, next frame {load['frame']:.0f} ms, longest long task {load['longest']:.0f} ms")
+    for where, samples in result["renames"].items():
+        if not samples:
+            continue
+        med = lambda key: statistics.median(s[key] for s in samples)
+        top = lambda key: max(s[key] for s in samples)
+        print(f"  remote rename, {where} ({len(samples)}): send→next frame p50 {med('paint'):.1f} ms (max {top('paint'):.1f}); "
+              f"task p50 {med('TaskDuration'):.1f} ms (max {top('TaskDuration'):.1f}); script {med('ScriptDuration'):.1f}, "
+              f"style {med('RecalcStyleDuration'):.1f}, layout {med('LayoutDuration'):.1f} ms (p50)")
+    print(f"  longest long task while renaming: {result['rename_longest_longtask']:.0f} ms (0: none over 50 ms)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,2000,10000")
+    parser.add_argument("--renames", type=int, default=20)
+    parser.add_argument("--web-root", type=Path, default=ROOT / "web-static")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+    server = Server(args.web_root.resolve())
+    results = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+            for size in (int(s) for s in args.sizes.split(",")):
+                results.append(measure(browser, server.port, size, args.renames))
+                report(results[-1])
+            browser.close()
+    finally:
+        server.stop()
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

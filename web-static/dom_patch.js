@@ -1,6 +1,6 @@
 // @ts-check
 // Creates, updates, moves and removes the elements of sections and timers, one element or one
-// field at a time. It decides nothing about *what* changed (views.js does); it makes sure each
+// field at a time. It decides nothing about *what* changed (board_view.js does); it makes sure each
 // touch is small and never disturbs the element the user is typing in. Text goes in through
 // `.value` or `textContent`, never `innerHTML`.
 //
@@ -91,7 +91,7 @@ function fieldInput(doc, className, label, extra = {}) {
 }
 
 /**
- * A section element with an empty timer list (views.js adds the timers).
+ * A section element with an empty timer list (board_view.js adds the timers).
  * @param {Document} doc
  * @param {Section} section
  * @param {number} maxTitleLength

@@ -262,6 +262,29 @@ export class Store {
     this.pending = [];
     /** @type {Board} confirmed + pending; a new object after each change, never mutated */
     this.displayed = this.confirmed;
+    /** Ids where pending edits make `displayed` differ from `confirmed`. */
+    this.overlay = /** @type {Set<string>} */ (new Set());
+    /**
+     * Ids of sections and timers whose displayed value may have changed since `takeTouched`, or
+     * null when anything may have (a snapshot): the view patches only these.
+     * @type {Set<string> | null}
+     */
+    this.touched = new Set();
+  }
+
+  /**
+   * What may have changed in `displayed` since the last call (null: anything), and starts afresh.
+   * @returns {Set<string> | null}
+   */
+  takeTouched() {
+    const touched = this.touched;
+    this.touched = new Set();
+    return touched;
+  }
+
+  /** @param {Iterable<string>} ids */
+  #touch(ids) {
+    if (this.touched) for (const id of ids) this.touched.add(id);
   }
 
   /**
@@ -272,6 +295,7 @@ export class Store {
     this.board = snapshot.board;
     this.rev = snapshot.rev;
     this.confirmed = boardFromSnapshot(snapshot);
+    this.touched = null;
     this.#rebase();
   }
 
@@ -292,6 +316,7 @@ export class Store {
       return { status: "invalid", error: error.message };
     }
     this.rev = rev;
+    this.#touch(changes.map((change) => (change.action === CHANGE.insert ? change.entity.id : change.id)));
     this.#rebase();
     return { status: "applied" };
   }
@@ -341,14 +366,39 @@ export class Store {
   #rebase() {
     const rev = this.rev ?? -1;
     this.pending = this.pending.filter((e) => e.ackedRev === null || e.ackedRev > rev);
+    // What the pending edits showed before may no longer be shown, and what they show now may be new.
+    this.#touch(this.overlay);
     if (this.pending.length === 0) {
       this.displayed = this.confirmed;
+      this.overlay = new Set();
       return;
     }
     const board = copyBoard(this.confirmed);
+    const overlay = new Set();
+    const recorded = recording(board, overlay);
     // An op that no longer applies (its entity was deleted remotely, or it is our own insert the
     // server already confirmed) is skipped; the server's answer settles it.
-    for (const edit of this.pending) for (const op of edit.ops) applyOp(board, op, edit.createdAt);
+    for (const edit of this.pending) for (const op of edit.ops) applyOp(recorded, op, edit.createdAt);
     this.displayed = board;
+    this.overlay = overlay;
+    this.#touch(overlay);
   }
+}
+
+/**
+ * A view of `board` whose maps note in `ids` every id they set or delete, so the store knows which
+ * entities its pending edits touched (a section delete touches its timers too).
+ * @param {Board} board @param {Set<string>} ids @returns {Board}
+ */
+function recording(board, ids) {
+  /** @template V @param {Map<string, V>} map @returns {Map<string, V>} */
+  const wrap = (map) => new Proxy(map, {
+    get(target, key) {
+      if (key === "set") return (/** @type {string} */ id, /** @type {V} */ value) => (ids.add(id), target.set(id, value));
+      if (key === "delete") return (/** @type {string} */ id) => (ids.add(id), target.delete(id));
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { sections: wrap(board.sections), timers: wrap(board.timers) };
 }

@@ -1,0 +1,276 @@
+// @ts-check
+// One board's page: its store (confirmed board + pending edits), its connection, and its views.
+// It is the one owner of that board in the page: what the socket delivers goes through the store,
+// and the store says which ids it touched, so each message patches only those elements; what the
+// user does becomes an edit here (shown at once, sent now or after the next join).
+
+import { CONNECTION, KIND, MSG, OP, RUN, SOUND_KEY, WS_PATH } from "./constants.js";
+import { ServerClock } from "./clock.js";
+import { BoardView } from "./board_view.js";
+import { CountdownView } from "./countdown_view.js";
+import { PresenceView } from "./presence_view.js";
+import * as protocol from "./protocol.js";
+import { Connection } from "./socket.js";
+import { readStorage, rememberBoard, writeStorage } from "./storage.js";
+import { Store, orderedSections, orderedTimers } from "./store.js";
+import { TimerAlerts } from "./timer_alerts.js";
+
+/** @typedef {import("./protocol.js").Op} Op */
+/** @typedef {import("./status_view.js").StatusView} StatusView */
+
+/** Operations on a timer (the rest are on a section). */
+const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteTimer, OP.startTimer, OP.pauseTimer, OP.resetTimer]);
+
+export class BoardSession {
+  /**
+   * @param {{
+   *   boardId: string, name: string, status: StatusView,
+   *   elements: {sections: HTMLElement, presence: HTMLElement, myDot: HTMLElement, alerts: HTMLElement, title: HTMLElement},
+   *   location: {protocol: string, host: string},
+   * }} options
+   */
+  constructor({ boardId, name, status, elements, location }) {
+    this.boardId = boardId;
+    this.status = status;
+    this.titleElement = elements.title;
+    this.doc = elements.sections.ownerDocument;
+    this.store = new Store();
+    this.view = new BoardView(elements.sections);
+    this.view.onLostEdit = (kind) => status.toast(`The ${kind} you were editing was deleted by someone else.`);
+    this.nextOpId = 1;
+    const clientId = protocol.newClientId();
+    // Countdowns are drawn with the server's clock, as estimated from the socket's pings.
+    this.clock = new ServerClock();
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.connection = new Connection({
+      url: `${scheme}//${location.host}${WS_PATH}`, board: boardId, clientId, name, handler: this.#handler(), clock: this.clock,
+    });
+    this.alerts = new TimerAlerts(elements.alerts);
+    this.alerts.sound = readStorage(SOUND_KEY) === "on";
+    this.countdowns = new CountdownView({
+      elements: this.view.elements,
+      clock: this.clock,
+      timersIn: (sectionId) => this.view.timersIn(sectionId),
+      onFinished: (timer) => this.alerts.show(timer),
+      onCleared: (timerId) => this.alerts.hide(timerId),
+    });
+    this.clock.onChange = () => this.countdowns.redraw();
+    this.presence = new PresenceView({
+      list: elements.presence, myDot: elements.myDot, elements: this.view.elements, clientId, describe: (id) => this.describe(id),
+    });
+  }
+
+  start() {
+    this.connection.start();
+  }
+
+  /** The page became visible again: reconnect now, and measure the clock again. */
+  becameVisible() {
+    this.connection.goOnline();
+    // Hidden pages get few timer wake-ups, and a sleep may have paused the page's clock.
+    this.connection.syncClock();
+    this.countdowns.redraw();
+  }
+
+  /** Limits for field parsing (field_edit.js), from the server's welcome. */
+  get limits() {
+    return this.view.limits;
+  }
+
+  /** @param {string} kind @param {string} id @returns {Record<string, unknown> | undefined} */
+  current(kind, id) {
+    const displayed = this.store.displayed;
+    return /** @type {any} */ (kind === KIND.section ? displayed.sections.get(id) : displayed.timers.get(id));
+  }
+
+  /** @param {string} text */
+  toast(text) {
+    this.status.toast(text);
+  }
+
+  /**
+   * The board's name in the header and the tab: first what this device remembers, then what the
+   * snapshot says.
+   * @param {string} title
+   */
+  showTitle(title) {
+    const shown = title || "Untitled board";
+    if (this.titleElement.textContent !== shown) this.titleElement.textContent = shown;
+    this.doc.title = `${shown} · TimerBoard`;
+    rememberBoard(this.boardId, title);
+  }
+
+  /** What an id names, for "Ada is editing …": a section's or timer's title, quoted. @param {string} id */
+  describe(id) {
+    const displayed = this.store.displayed;
+    const entity = displayed.sections.get(id) ?? displayed.timers.get(id);
+    return entity ? `“${entity.title}”` : null;
+  }
+
+  // MARK: session: what the socket delivers goes through the store, then to the views
+
+  /** @returns {import("./socket.js").SessionHandler} */
+  #handler() {
+    return {
+      welcome: (message) => {
+        this.view.limits = message.limits;
+      },
+      since: () => this.store.rev,
+      snapshot: (message) => {
+        this.store.loadSnapshot(message);
+        if (message.title !== undefined) this.showTitle(message.title);
+        this.refresh();
+      },
+      changes: (message) => {
+        const result = this.store.applyChangeset(message);
+        if (result.status === "applied") this.refresh();
+        if (result.status === "invalid") console.warn("TimerBoard: resyncing after a changeset that did not fit:", result.error);
+        return result.status;
+      },
+      ack: (message) => {
+        if (this.store.ack(message.opId, message.rev)) this.refresh();
+      },
+      reject: (message) => {
+        const edit = this.store.reject(message.opId);
+        if (!edit) return;
+        this.refresh();
+        this.status.toast(rejectText(message, edit.ops));
+      },
+      serverError: (message) => {
+        console.warn("TimerBoard: server error", message.code, message.message);
+      },
+      presence: (message) => {
+        if (message.type === MSG.presence) this.presence.show(message.users);
+        else this.presence.change(message.users, message.left);
+      },
+      unackedEdits: () => this.store.unackedEdits(),
+      status: ({ state, attempt, detail }) => {
+        this.status.update({ state, attempt, detail });
+        // Off the board, we do not know who is on it: show nobody rather than a stale list.
+        if (state !== CONNECTION.live) this.presence.clear();
+        if (detail && state === CONNECTION.offline) this.status.toast(detail);
+      },
+    };
+  }
+
+  /** Shows what the store changed since the last refresh: only those ids, in every view. */
+  refresh() {
+    const touched = this.store.takeTouched();
+    const board = this.store.displayed;
+    this.view.render(board, touched);
+    this.countdowns.sync(board, touched);
+    this.presence.sync(touched);
+    this.status.update({ pending: this.store.pending.length });
+  }
+
+  // MARK: edits
+
+  /**
+   * A local edit: shown at once, sent now or after the next join.
+   * @param {Op[]} ops
+   */
+  edit(ops) {
+    const opId = String(this.nextOpId++);
+    this.store.addEdit(opId, ops, Date.now());
+    this.refresh();
+    this.connection.sendEdit({ opId, ops });
+  }
+
+  /** @param {string} id */
+  toggleSection(id) {
+    const section = this.store.displayed.sections.get(id);
+    if (section) this.edit([protocol.updateSection({ id, isExpanded: !section.isExpanded })]);
+  }
+
+  /** @param {string} id */
+  toggleTimer(id) {
+    const timer = this.store.displayed.timers.get(id);
+    if (timer) this.edit([timer.run.status === RUN.running ? protocol.pauseTimer({ id }) : protocol.startTimer({ id })]);
+  }
+
+  /** @param {string} id */
+  resetTimer(id) {
+    const timer = this.store.displayed.timers.get(id);
+    if (timer && timer.run.status !== RUN.idle) this.edit([protocol.resetTimer({ id })]);
+  }
+
+  /** @param {string} id @param {number} delta -1 or 1 */
+  moveSection(id, delta) {
+    const position = stepPosition(orderedSections(this.store.displayed), id, delta);
+    if (position) this.edit([protocol.moveSection({ id, position })]);
+  }
+
+  /** @param {string} id @param {number} delta -1 or 1 */
+  moveTimer(id, delta) {
+    const timer = this.store.displayed.timers.get(id);
+    if (!timer) return;
+    const position = stepPosition(orderedTimers(this.store.displayed, timer.sectionID), id, delta);
+    if (position) this.edit([protocol.moveTimer({ id, position })]);
+  }
+
+  /** @param {string} id @param {string} sectionID */
+  moveTimerToSection(id, sectionID) {
+    if (!sectionID || !this.store.displayed.sections.has(sectionID)) return;
+    this.edit([protocol.moveTimer({ id, sectionID, position: protocol.position.first })]);
+  }
+
+  /** @param {string} id @returns {{id: string, title: string}[]} the sections a timer can move to, in display order */
+  otherSections(id) {
+    const timer = this.store.displayed.timers.get(id);
+    return timer ? orderedSections(this.store.displayed).filter((s) => s.id !== timer.sectionID) : [];
+  }
+
+  /** @param {string} id @returns {number} how many timers a section holds */
+  timerCount(id) {
+    return this.view.timersOf.get(id)?.size ?? 0;
+  }
+
+  /** Sound on or off for finished timers, remembered on this device. @param {boolean} on */
+  setSound(on) {
+    this.alerts.setSound(on);
+    writeStorage(SOUND_KEY, on ? "on" : "off");
+  }
+
+  /** For tests and the console: the displayed board as plain data. */
+  state() {
+    const { store, connection } = this;
+    const displayed = store.displayed;
+    return {
+      board: store.board,
+      rev: store.rev,
+      connection: connection.state,
+      attempt: connection.attempt,
+      pending: store.pending.map((e) => e.opId),
+      sections: orderedSections(displayed).map((s) => ({ ...s, timers: orderedTimers(displayed, s.id) })),
+    };
+  }
+}
+
+/**
+ * Up or down one place among its siblings: before the previous one, or after the next one.
+ * @param {{id: string}[]} siblings in display order @param {string} id @param {number} delta -1 or 1
+ * @returns {import("./protocol.js").Position | null} null at the edge
+ */
+function stepPosition(siblings, id, delta) {
+  const neighbour = siblings[siblings.findIndex((s) => s.id === id) + delta];
+  if (!neighbour) return null;
+  return delta < 0 ? protocol.position.before(neighbour.id) : protocol.position.after(neighbour.id);
+}
+
+/**
+ * Why an edit was refused, in words: the usual reason is that someone else deleted what it was
+ * about while it was on its way.
+ * @param {{code: string, message: string, op?: number, current?: {kind: string}}} reject @param {Op[]} ops
+ */
+export function rejectText(reject, ops) {
+  const op = ops[reject.op ?? 0] ?? ops[0];
+  if (reject.code === "not_found" && op) {
+    // A move to another section names the timer; `current` says the timer is still there, so it
+    // was the target section that went.
+    const movedIntoGone = op.op === OP.moveTimer && op.sectionID !== undefined && reject.current?.kind === KIND.timer;
+    const what = op.op === OP.addTimer ? "its section was" : movedIntoGone ? "the section it was moving to was"
+      : TIMER_OPS.has(op.op) ? "the timer was" : "the section was";
+    return `Your change was not saved: ${what} deleted by someone else.`;
+  }
+  return `Your change was not saved: ${reject.message}`;
+}

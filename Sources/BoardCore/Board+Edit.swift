@@ -96,7 +96,7 @@ private struct Edit {
             guard board.sections.count < limits.maxSections else {
                 throw .limitExceeded("a board holds at most \(limits.maxSections) sections")
             }
-            let order = try orderKey(for: position, among: board.orderedSections.map { ($0.id, $0.order) }, moving: id)
+            let order = try orderKey(for: position, among: sectionSiblings(), moving: id)
             setSection(id, Section(id: id, title: title, isExpanded: isExpanded, createdDate: now, order: order))
 
         case .updateSection(let id, let title, let isExpanded):
@@ -106,7 +106,7 @@ private struct Edit {
 
         case .moveSection(let id, let position):
             guard var section = board.sections[id] else { throw .notFound(id, "section") }
-            section.order = try orderKey(for: position, among: board.orderedSections.map { ($0.id, $0.order) }, moving: id)
+            section.order = try orderKey(for: position, among: sectionSiblings(), moving: id)
             setSection(id, section)
 
         case .deleteSection(let id):
@@ -248,39 +248,75 @@ private struct Edit {
 
     // MARK: Order
 
-    private func siblingTimers(in sectionID: EntityID) -> [(EntityID, OrderKey)] {
-        board.orderedTimers(in: sectionID).map { ($0.id, $0.order) }
+    /// Which list an item is placed in: the sections, or the timers of one section.
+    private enum Siblings {
+        case sections([Section])
+        case timers([BoardTimer])
+
+        var keys: [(id: EntityID, order: OrderKey)] {
+            switch self {
+            case .sections(let sections): sections.map { ($0.id, $0.order) }
+            case .timers(let timers): timers.map { ($0.id, $0.order) }
+            }
+        }
+    }
+
+    private func sectionSiblings() -> Siblings {
+        .sections(board.orderedSections)
+    }
+
+    private func siblingTimers(in sectionID: EntityID) -> Siblings {
+        .timers(board.orderedTimers(in: sectionID))
     }
 
     /// A key for `position` among `siblings` (in display order), ignoring the item being moved.
-    private func orderKey(
-        for position: Position,
-        among siblings: [(id: EntityID, order: OrderKey)],
-        moving id: EntityID
-    ) throws(BoardError) -> OrderKey {
-        let others = siblings.filter { $0.id != id }
-        func key(after index: Int) -> OrderKey {
-            // Between others[index] and others[index + 1]; index -1 means the start.
-            let lower = index >= 0 ? others[index].order : nil
-            let upper = index + 1 < others.count ? others[index + 1].order : nil
-            return keyBetween(lower, upper)
-        }
+    ///
+    /// When the key between the neighbours would pass `OrderKey.rekeyLength`, or a neighbour's
+    /// key is not of the form the server writes, the siblings get evenly spread keys in this
+    /// same edit: keys stay short under any sequence of edits, so every stored board loads.
+    private mutating func orderKey(for position: Position, among siblings: Siblings, moving id: EntityID) throws(BoardError) -> OrderKey {
+        let others = siblings.keys.filter { $0.id != id }
+        // The new item goes after others[slot - 1] and before others[slot].
+        let slot: Int
         switch position {
-        case .first: return key(after: -1)
-        case .last: return key(after: others.count - 1)
+        case .first: slot = 0
+        case .last: slot = others.count
         case .after(let anchor), .before(let anchor):
             guard anchor != id else { throw .invalidField("position", "cannot name the item being moved", entityID: id) }
             guard let index = others.firstIndex(where: { $0.id == anchor }) else { throw .notFound(anchor, "sibling") }
-            if case .after = position { return key(after: index) }
-            return key(after: index - 1)
+            if case .after = position { slot = index + 1 } else { slot = index }
         }
+        let lower = slot > 0 ? others[slot - 1].order : nil
+        let upper = slot < others.count ? others[slot].order : nil
+        let boundsUsable =
+            (lower?.isCanonical ?? true) && (upper?.isCanonical ?? true) && (lower.flatMap { l in upper.map { l < $0 } } ?? true)
+        if boundsUsable {
+            let key = OrderKey.between(lower, upper)
+            if key.rawValue.utf8.count <= OrderKey.rekeyLength { return key }
+        }
+        return rekey(siblings, excluding: id, openingSlot: slot)
     }
 
-    /// Siblings' keys are distinct by construction; should two ever be equal (a hand-made
-    /// board), the new key goes just after the lower one rather than trapping.
-    private func keyBetween(_ lower: OrderKey?, _ upper: OrderKey?) -> OrderKey {
-        if let lower, let upper, lower >= upper { return OrderKey.between(lower, nil) }
-        return OrderKey.between(lower, upper)
+    /// Gives the siblings (but `id`) evenly spread keys, in their display order, leaving the
+    /// key at `slot` free; returns that key.
+    private mutating func rekey(_ siblings: Siblings, excluding id: EntityID, openingSlot slot: Int) -> OrderKey {
+        var keys = OrderKey.sequence(count: siblings.keys.count(where: { $0.id != id }) + 1)
+        let free = keys.remove(at: slot)
+        switch siblings {
+        case .sections(let sections):
+            for (section, key) in zip(sections.filter { $0.id != id }, keys) where section.order != key {
+                var rekeyed = section
+                rekeyed.order = key
+                setSection(section.id, rekeyed)
+            }
+        case .timers(let timers):
+            for (timer, key) in zip(timers.filter { $0.id != id }, keys) where timer.order != key {
+                var rekeyed = timer
+                rekeyed.order = key
+                setTimer(timer.id, rekeyed)
+            }
+        }
+        return free
     }
 
     // MARK: Writes, remembering the before-value of each id once

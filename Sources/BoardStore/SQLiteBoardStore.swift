@@ -98,7 +98,9 @@ public actor SQLiteBoardStore: BoardStore {
             var snapshotRevision: Int64 = 0
             if let snapshot = try Row.fetchOne(db, sql: "SELECT revision, content FROM snapshot WHERE boardID = ?", arguments: [id]) {
                 snapshotRevision = snapshot["revision"]
-                content = try ChangeCoding.decodeBoard(Data((snapshot["content"] as String).utf8))
+                content = try Self.decoding(id) { () throws(ProtocolError) in
+                    try ChangeCoding.decodeBoard(Data((snapshot["content"] as String).utf8))
+                }
             }
             let firstNeeded = min(snapshotRevision, revision - retained) + 1
             let log = try Row.fetchAll(
@@ -109,7 +111,9 @@ public actor SQLiteBoardStore: BoardStore {
                 StoredChangeset(
                     boardID: id,
                     revision: row["revision"],
-                    changes: try ChangeCoding.decodeChanges(Data((row["changes"] as String).utf8)),
+                    changes: try Self.decoding(id) { () throws(ProtocolError) in
+                        try ChangeCoding.decodeChanges(Data((row["changes"] as String).utf8))
+                    },
                     clientID: row["clientID"],
                     opID: row["opID"],
                     time: row["time"]
@@ -130,6 +134,16 @@ public actor SQLiteBoardStore: BoardStore {
                 revision: revision,
                 recentChangesets: log.filter { $0.revision > revision - retained }
             )
+        }
+    }
+
+    /// Stored JSON that cannot be read is the store's fault, never the client's: a store error,
+    /// not a protocol error that would reach a client as `bad_json`.
+    private static func decoding<T>(_ boardID: String, _ decode: () throws(ProtocolError) -> T) throws(StoreError) -> T {
+        do {
+            return try decode()
+        } catch {
+            throw StoreError(.corrupt, "board \(boardID): stored data cannot be read: \(error.message)")
         }
     }
 

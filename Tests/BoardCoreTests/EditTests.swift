@@ -5,12 +5,12 @@ import Testing
 private func sampleBoard() -> Board {
     try! Board(
         sections: [
-            Section(id: "s1", title: "Prep", isExpanded: true, createdDate: 1, order: "V"),
-            Section(id: "s2", title: "Bake", isExpanded: true, createdDate: 2, order: "k"),
+            Section(id: "s1", title: "Prep", isExpanded: true, createdDate: 1, order: "a0"),
+            Section(id: "s2", title: "Bake", isExpanded: true, createdDate: 2, order: "a1"),
         ],
         timers: [
-            BoardTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 30, createdDate: 3, order: "V"),
-            BoardTimer(id: "t2", sectionID: "s1", title: "Tea", minutes: 3, seconds: 0, createdDate: 4, order: "k"),
+            BoardTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 30, createdDate: 3, order: "a0"),
+            BoardTimer(id: "t2", sectionID: "s1", title: "Tea", minutes: 3, seconds: 0, createdDate: 4, order: "a1"),
         ]
     )
 }
@@ -44,27 +44,27 @@ private let now: Int64 = 1_000
         Case(
             name: "a new section goes first by default",
             ops: [.addSection(id: "s3", title: "Serve", isExpanded: true, position: .first)],
-            expected: [.insertSection(Section(id: "s3", title: "Serve", createdDate: now, order: "G"))]
+            expected: [.insertSection(Section(id: "s3", title: "Serve", createdDate: now, order: "Zz"))]
         ),
         Case(
             name: "a section added last goes after the last one",
             ops: [.addSection(id: "s3", title: "Serve", isExpanded: false, position: .last)],
-            expected: [.insertSection(Section(id: "s3", title: "Serve", isExpanded: false, createdDate: now, order: "s"))]
+            expected: [.insertSection(Section(id: "s3", title: "Serve", isExpanded: false, createdDate: now, order: "a2"))]
         ),
         Case(
             name: "a move is one update of the order key",
             ops: [.moveSection(id: "s1", position: .after("s2"))],
-            expected: [.updateSection("s1", SectionPatch(order: "s"))]
+            expected: [.updateSection("s1", SectionPatch(order: "a2"))]
         ),
         Case(
             name: "a timer moved between two others gets a key between theirs",
             ops: [.moveTimer(id: "t2", sectionID: nil, position: .before("t1"))],
-            expected: [.updateTimer("t2", TimerPatch(order: "G"))]
+            expected: [.updateTimer("t2", TimerPatch(order: "Zz"))]
         ),
         Case(
             name: "a timer moved into an empty section: sectionID, and its key only if it differs",
-            ops: [.moveTimer(id: "t1", sectionID: "s2", position: .first), .moveTimer(id: "t2", sectionID: "s2", position: .last)],
-            expected: [.updateTimer("t1", TimerPatch(sectionID: "s2")), .updateTimer("t2", TimerPatch(sectionID: "s2", order: "l"))]
+            ops: [.moveTimer(id: "t1", sectionID: "s2", position: .first), .moveTimer(id: "t2", sectionID: "s2", position: .first)],
+            expected: [.updateTimer("t1", TimerPatch(sectionID: "s2")), .updateTimer("t2", TimerPatch(sectionID: "s2", order: "Zz"))]
         ),
         Case(
             name: "a timer edit carries only the changed fields",
@@ -96,8 +96,8 @@ private let now: Int64 = 1_000
                 .addTimer(id: "t3", sectionID: "s3", title: "Plates", minutes: 0, seconds: 45, position: .first),
             ],
             expected: [
-                .insertSection(Section(id: "s3", title: "Serve", createdDate: now, order: "s")),
-                .insertTimer(BoardTimer(id: "t3", sectionID: "s3", title: "Plates", minutes: 0, seconds: 45, createdDate: now, order: "V")),
+                .insertSection(Section(id: "s3", title: "Serve", createdDate: now, order: "a2")),
+                .insertTimer(BoardTimer(id: "t3", sectionID: "s3", title: "Plates", minutes: 0, seconds: 45, createdDate: now, order: "a0")),
             ]
         ),
     ]

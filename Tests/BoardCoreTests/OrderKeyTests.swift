@@ -17,6 +17,7 @@ import Testing
                 if let lower { #expect(lower < key) }
                 if let upper { #expect(key < upper) }
                 #expect(OrderKey(key.rawValue) != nil, "a generated key is a valid key")
+                #expect(key.isCanonical, "a generated key has the server's form")
                 keys.insert(key, at: index)
             }
             #expect(keys == keys.sorted())
@@ -24,15 +25,38 @@ import Testing
         }
     }
 
-    @Test func insertingAtTheFrontAThousandTimesKeepsKeysShort() {
+    /// The integer part grows with the logarithm of the count: the bug this replaces added a
+    /// character every six prepends, past the 128-character limit after about 800.
+    @Test func prependingOrAppendingAHundredThousandTimesKeepsKeysAtFourCharacters() {
         var first = OrderKey.between(nil, nil)
-        for _ in 0..<1_000 {
-            let key = OrderKey.between(nil, first)
-            #expect(key < first)
-            first = key
+        var last = first
+        for _ in 0..<100_000 {
+            let before = OrderKey.between(nil, first)
+            let after = OrderKey.between(last, nil)
+            #expect(before < first && last < after)
+            first = before
+            last = after
         }
-        // Each new front key halves the gap; a character of base 62 holds about six halvings.
-        #expect(first.rawValue.count < 200)
+        #expect(first.rawValue.count <= 4, "first key after 100,000 prepends: \(first)")
+        #expect(last.rawValue.count <= 4, "last key after 100,000 appends: \(last)")
+    }
+
+    @Test func aSequenceIsAscendingCanonicalAndShort() {
+        let keys = OrderKey.sequence(count: 10_000)
+        #expect(keys == keys.sorted())
+        #expect(Set(keys).count == keys.count)
+        #expect(keys.allSatisfy { $0.isCanonical })
+        #expect(keys.map(\.rawValue.count).max() == 4)
+        #expect(keys.prefix(3).map(\.rawValue) == ["a0", "a1", "a2"])
+    }
+
+    @Test(arguments: [
+        ("a0", true), ("a0V", true), ("Zz", true), ("b00", true), ("zzzz", false), ("a", false), ("a00", false),
+        ("V", false), ("Vk", false), ("", false), ("a0-", false), ("A" + String(repeating: "0", count: 26), false),
+        ("a0" + String(repeating: "V", count: 127), false),
+    ])
+    func canonicalKeysHaveAnIntegerPartAndAFractionNotEndingInZero(_ text: String, _ canonical: Bool) {
+        #expect(OrderKey(stored: text).isCanonical == canonical)
     }
 
     @Test(arguments: ["", "0", "A0", "a b", "ü", String(repeating: "z", count: 129)])

@@ -18,7 +18,7 @@ public enum ChangeCoding {
             throw ProtocolError(.badJSON, "stored changes are not a JSON array")
         }
         return try items.enumerated().map { (index, item) throws(ProtocolError) in
-            try Change(wire: item, path: "changes[\(index)]")
+            try Change(wire: item, path: "changes[\(index)]", origin: .store)
         }
     }
 
@@ -40,15 +40,15 @@ public enum ChangeCoding {
 
     public static func decodeBoard(_ data: Data) throws(ProtocolError) -> Board {
         guard let json = JSONValue.parse(data) else { throw ProtocolError(.badJSON, "stored board is not JSON") }
-        return try decodeBoard(FieldReader(json))
+        return try decodeBoard(FieldReader(json, origin: .store))
     }
 
     static func decodeBoard(_ reader: FieldReader) throws(ProtocolError) -> Board {
         let sections = try array(reader, "sections").enumerated().map { (index, value) throws(ProtocolError) in
-            try Section(wire: FieldReader(value, path: "sections[\(index)]"))
+            try Section(wire: FieldReader(value, path: "sections[\(index)]", origin: reader.origin))
         }
         let timers = try array(reader, "timers").enumerated().map { (index, value) throws(ProtocolError) in
-            try BoardTimer(wire: FieldReader(value, path: "timers[\(index)]"))
+            try BoardTimer(wire: FieldReader(value, path: "timers[\(index)]", origin: reader.origin))
         }
         do {
             return try Board(sections: sections, timers: timers)

@@ -276,8 +276,17 @@ actor BoardRoom {
 
     // MARK: Timers
 
-    /// Finishes timers that ran out while the board was not loaded; call once after loading.
+    /// Repairs what the store kept but an edit could not have made (order keys too long or of
+    /// an older form) and finishes timers that ran out while the board was not loaded; call
+    /// once after loading. A repair is a changeset of the server's own, so clients resuming
+    /// from an earlier revision get it too.
     func activate() async {
+        let (repaired, changes) = board.repairedOrder()
+        if !changes.isEmpty {
+            logger.warning("repaired stored order keys", metadata: ["tb.changes": "\(changes.count)"])
+            board = repaired
+            await commit(changes, clientID: nil, opID: nil, now: clock.now(), editor: nil)
+        }
         await finishExpiredTimers()
     }
 

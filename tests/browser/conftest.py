@@ -85,14 +85,19 @@ def screenshot(request):
 
 class SocketGate:
     """Routes a context's WebSocket to the real server through Playwright, so a test can hold
-    what the server sends to this page (`hold`/`release`), or cut the connection as a network
-    failure would (`drop`: the server sees the socket close, new sockets are refused until
-    `restore`). Page → server frames always pass at once."""
+    what the server sends to this page (`hold`/`release`), lose one of its messages (`lose_next`),
+    answer the page's joins with an error as a server that cannot open the board would
+    (`refuse_joins`/`allow_joins`), or cut the connection as a network failure would (`drop`: the
+    server sees the socket close, new sockets are refused until `restore`). Other page → server
+    frames pass at once."""
 
     def __init__(self, context: BrowserContext):
         self.lock = threading.Lock()
         self.holding = False
         self.held = []  # (route, message) from the server, in arrival order
+        self.losing = set()  # types of server messages to lose, once each
+        self.refusing = None  # the error a join gets instead of reaching the server, or None
+        self.refused = 0  # joins answered with that error
         self.dropped = False
         self.routes = []  # (page side, server side) of the open sockets
         context.route_web_socket(re.compile(r".*/ws$"), self._route)
@@ -104,13 +109,43 @@ class SocketGate:
         server = ws.connect_to_server()
         self.routes.append((ws, server))
         server.on_message(lambda message: self._from_server(ws, message))
+        # Once the page side has a handler, its frames are forwarded by hand.
+        ws.on_message(lambda message: self._from_page(ws, server, message))
+
+    def _from_page(self, ws, server, message):
+        with self.lock:
+            error = self.refusing if self.refusing and json.loads(message).get("type") == "join" else None
+            if error:
+                self.refused += 1
+        if error:
+            ws.send(json.dumps(error))
+        else:
+            server.send(message)
 
     def _from_server(self, ws, message):
         with self.lock:
+            kind = json.loads(message).get("type")
+            if kind in self.losing:
+                self.losing.discard(kind)
+                return
             if self.holding:
                 self.held.append((ws, message))
                 return
         ws.send(message)
+
+    def lose_next(self, kind: str):
+        """The next server message of type `kind` never reaches the page."""
+        with self.lock:
+            self.losing.add(kind)
+
+    def refuse_joins(self, code="internal", message="the board is loading"):
+        """From now on, the page's joins are answered with this error instead of reaching the server."""
+        with self.lock:
+            self.refusing = {"type": "error", "code": code, "message": message}
+
+    def allow_joins(self):
+        with self.lock:
+            self.refusing = None
 
     def hold(self):
         """From now on, keep what the server sends to this page."""

@@ -8,15 +8,103 @@ import { ORDER_DIGITS, POSITION } from "./constants.js";
 
 const ZERO = ORDER_DIGITS[0];
 
+const SMALLEST_INTEGER = "A" + ZERO.repeat(26);
+
 /**
- * A key strictly between `lower` and `upper`; null means the start or the end.
- * Like the server, equal or inverted bounds (a hand-made board) give a key just after `lower`.
+ * A key strictly between `lower` and `upper`; null means the start or the end. Keys have the form
+ * the server writes (an integer part whose head letter gives its length, then a fraction), so
+ * adding at either end stays short. Bounds the server would re-key (not of that form, equal or
+ * inverted) give a key after `lower`: the server's own key wins when the change comes back.
  * @param {string | null} lower
  * @param {string | null} upper
+ * @returns {string}
  */
 export function keyBetween(lower, upper) {
-  if (lower !== null && upper !== null && lower >= upper) return midpoint(lower, null);
-  return midpoint(lower ?? "", upper);
+  if (lower !== null && !isCanonical(lower)) return upper !== null && isCanonical(upper) ? keyBetween(null, upper) : lower + "V";
+  if (upper !== null && !isCanonical(upper)) upper = null;
+  if (lower !== null && upper !== null && lower >= upper) upper = null;
+  return generateKeyBetween(lower, upper);
+}
+
+/**
+ * True for a key of the server's form (docs/protocol.md, "Order keys").
+ * @param {string} key
+ */
+export function isCanonical(key) {
+  if (key.length === 0 || key.length > 128 || [...key].some((c) => !ORDER_DIGITS.includes(c))) return false;
+  const length = integerLength(key[0]);
+  if (length === null || length > key.length) return false;
+  if (key.length === length) return key !== SMALLEST_INTEGER;
+  return key[key.length - 1] !== ZERO;
+}
+
+/** @param {string} head */
+function integerLength(head) {
+  if (head >= "a" && head <= "z") return head.charCodeAt(0) - 97 + 2;
+  if (head >= "A" && head <= "Z") return 90 - head.charCodeAt(0) + 2;
+  return null;
+}
+
+/**
+ * A port of `generateKeyBetween` from the fractional-indexing library (CC0); both bounds canonical.
+ * @param {string | null} a
+ * @param {string | null} b
+ * @returns {string}
+ */
+function generateKeyBetween(a, b) {
+  if (a === null) {
+    if (b === null) return "a" + ZERO;
+    const ib = b.slice(0, /** @type {number} */ (integerLength(b[0])));
+    if (ib === SMALLEST_INTEGER) return ib + midpoint("", b.slice(ib.length));
+    if (ib.length < b.length) return ib;
+    return /** @type {string} */ (decrementInteger(ib));
+  }
+  const ia = a.slice(0, /** @type {number} */ (integerLength(a[0])));
+  const fa = a.slice(ia.length);
+  if (b === null) return incrementInteger(ia) ?? ia + midpoint(fa, null);
+  const ib = b.slice(0, /** @type {number} */ (integerLength(b[0])));
+  if (ia === ib) return ia + midpoint(fa, b.slice(ib.length));
+  const next = incrementInteger(ia);
+  return next !== null && next < b ? next : ia + midpoint(fa, null);
+}
+
+/** @param {string} x @returns {string | null} */
+function incrementInteger(x) {
+  const digits = x.slice(1).split("");
+  for (let i = digits.length - 1; i >= 0; i -= 1) {
+    const value = ORDER_DIGITS.indexOf(digits[i]) + 1;
+    if (value < ORDER_DIGITS.length) {
+      digits[i] = ORDER_DIGITS[value];
+      return x[0] + digits.join("");
+    }
+    digits[i] = ZERO;
+  }
+  if (x[0] === "Z") return "a" + ZERO;
+  if (x[0] === "z") return null;
+  const head = String.fromCharCode(x.charCodeAt(0) + 1);
+  if (head > "a") digits.push(ZERO);
+  else digits.pop();
+  return head + digits.join("");
+}
+
+/** @param {string} x @returns {string | null} */
+function decrementInteger(x) {
+  const top = ORDER_DIGITS[ORDER_DIGITS.length - 1];
+  const digits = x.slice(1).split("");
+  for (let i = digits.length - 1; i >= 0; i -= 1) {
+    const value = ORDER_DIGITS.indexOf(digits[i]) - 1;
+    if (value >= 0) {
+      digits[i] = ORDER_DIGITS[value];
+      return x[0] + digits.join("");
+    }
+    digits[i] = top;
+  }
+  if (x[0] === "a") return "Z" + top;
+  if (x[0] === "A") return null;
+  const head = String.fromCharCode(x.charCodeAt(0) - 1);
+  if (head < "Z") digits.push(top);
+  else digits.pop();
+  return head + digits.join("");
 }
 
 /**

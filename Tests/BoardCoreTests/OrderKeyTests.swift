@@ -1,4 +1,5 @@
 import BoardCore
+import Foundation
 import PropertyBased
 import TestSupport
 import Testing
@@ -62,6 +63,19 @@ import Testing
     @Test(arguments: ["", "0", "A0", "a b", "ü", String(repeating: "z", count: 129)])
     func invalidKeysAreRefused(_ text: String) {
         #expect(OrderKey(text) == nil)
+    }
+
+    /// The table the browser's order.js is tested against too: client and server make the same keys.
+    @Test func keysMatchTheSharedTable() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/order-keys.json")
+        let rows = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [[String: Any]]
+        #expect(rows.count > 10)
+        for row in rows {
+            let lower = (row["lower"] as? String).map { OrderKey(stored: $0) }
+            let upper = (row["upper"] as? String).map { OrderKey(stored: $0) }
+            #expect(OrderKey.between(lower, upper).rawValue == row["between"] as? String, "\(row)")
+        }
     }
 
     @Test func digitsSortInByteOrder() {

@@ -85,9 +85,9 @@ describe("server message parser", () => {
       board: "kT3vQ9mZ2pXa",
       title: "Kitchen",
       rev: 3,
-      sections: [{ id: "sec-prep", title: "Prep", isExpanded: true, createdDate: 1763740800000, order: "V" }],
+      sections: [{ id: "sec-prep", title: "Prep", isExpanded: true, createdDate: 1763740800000, order: "a0" }],
       timers: [{
-        id: "tim-eggs", sectionID: "sec-prep", title: "Eggs", minutes: 7, seconds: 30, createdDate: 1763740801000, order: "V",
+        id: "tim-eggs", sectionID: "sec-prep", title: "Eggs", minutes: 7, seconds: 30, createdDate: 1763740801000, order: "a0",
         run: { status: "idle", elapsed: 0 },
       }],
     });
@@ -100,13 +100,13 @@ describe("server message parser", () => {
       rev: 9,
       changes: [
         { action: "delete", kind: "timer", id: "tim-eggs" },
-        { action: "insert", kind: "section", entity: { id: "sec-bake", title: "Bake", isExpanded: true, createdDate: 1763740805000, order: "k" } },
-        { action: "update", kind: "timer", id: "tim-milk", fields: { sectionID: "sec-bake", order: "V" } },
+        { action: "insert", kind: "section", entity: { id: "sec-bake", title: "Bake", isExpanded: true, createdDate: 1763740805000, order: "a1" } },
+        { action: "update", kind: "timer", id: "tim-milk", fields: { sectionID: "sec-bake", order: "a0" } },
         { action: "delete", kind: "section", id: "sec-prep" },
         {
           action: "insert", kind: "timer",
           entity: {
-            id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: 1763740805000, order: "k",
+            id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: 1763740805000, order: "a1",
             run: { status: "idle", elapsed: 0 },
           },
         },

@@ -43,14 +43,14 @@ describe("confirmed state from the fixtures", () => {
     assert.deepEqual(store.applyChangeset(message("server/changes-rename-section.json")), { status: "applied" });
     assert.equal(store.rev, 4);
     assert.deepStrictEqual(store.confirmed.sections.get("sec-prep"), {
-      id: "sec-prep", title: "Mise en place", isExpanded: true, createdDate: 1763740800000, order: "V",
+      id: "sec-prep", title: "Mise en place", isExpanded: true, createdDate: 1763740800000, order: "a0",
     });
     assert.deepEqual(store.applyChangeset(message("server/changes-toggle-section.json")), { status: "applied" });
     assert.equal(store.rev, 5);
     const section = store.confirmed.sections.get("sec-prep");
     assert.equal(section?.title, "Mise en place");
     assert.equal(section?.isExpanded, false);
-    assert.equal(section?.order, "V");
+    assert.equal(section?.order, "a0");
     assert.equal(store.confirmed.timers.get("tim-eggs"), timerBefore, "an untouched timer is the same object");
   });
 
@@ -64,11 +64,11 @@ describe("confirmed state from the fixtures", () => {
     assert.equal(store.rev, 9);
     const { sections, timers } = store.confirmed;
     assert.deepEqual([...sections.keys()], ["sec-bake"]);
-    assert.deepStrictEqual(sections.get("sec-bake"), { id: "sec-bake", title: "Bake", isExpanded: true, createdDate: 1763740805000, order: "k" });
+    assert.deepStrictEqual(sections.get("sec-bake"), { id: "sec-bake", title: "Bake", isExpanded: true, createdDate: 1763740805000, order: "a1" });
     assert.equal(timers.has("tim-eggs"), false);
-    assert.deepStrictEqual(timers.get("tim-milk"), { ...milk, sectionID: "sec-bake", order: "V" });
+    assert.deepStrictEqual(timers.get("tim-milk"), { ...milk, sectionID: "sec-bake", order: "a0" });
     assert.deepStrictEqual(timers.get("tim-bread"), {
-      id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: 1763740805000, order: "k",
+      id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: 1763740805000, order: "a1",
       run: { status: "idle", elapsed: 0 },
     });
     assert.deepEqual(orderedTimers(store.confirmed, "sec-bake").map((t) => t.id), ["tim-milk", "tim-bread"]);
@@ -122,10 +122,10 @@ describe("pending edits", () => {
     store.addEdit("3", raw("client/edit-every-op.json").ops, NOW);
     const { sections, timers } = store.displayed;
     assert.deepEqual([...sections.keys()], ["sec-bake"]);
-    assert.deepStrictEqual(sections.get("sec-bake"), { id: "sec-bake", title: "Bake", isExpanded: false, createdDate: NOW, order: "G" });
+    assert.deepStrictEqual(sections.get("sec-bake"), { id: "sec-bake", title: "Bake", isExpanded: false, createdDate: NOW, order: "Zz" });
     assert.deepEqual([...timers.keys()], ["tim-eggs"]);
     assert.deepStrictEqual(timers.get("tim-eggs"), {
-      id: "tim-eggs", sectionID: "sec-bake", title: "Soft eggs", minutes: 6, seconds: 30, createdDate: 1763740801000, order: "l",
+      id: "tim-eggs", sectionID: "sec-bake", title: "Soft eggs", minutes: 6, seconds: 30, createdDate: 1763740801000, order: "a1",
       run: { status: "idle", elapsed: 0 },
     });
   });
@@ -203,7 +203,7 @@ describe("pending edits", () => {
   test("our own insert confirmed before its ack is not inserted twice; the server's key wins", () => {
     const store = storeAtSnapshot();
     store.addEdit("5", [protocol.addSection({ id: "s-new", title: "New" })], NOW);
-    assert.equal(store.displayed.sections.get("s-new")?.order, "G", "optimistic: first");
+    assert.equal(store.displayed.sections.get("s-new")?.order, "Zz", "optimistic: first");
     store.applyChangeset(next(store, [{ insert: "section", id: "s-new", title: "New", isExpanded: true, createdDate: NOW + 5, order: "A" }]));
     assert.equal(store.pending.length, 1);
     assert.equal(store.displayed.sections.size, 2);
@@ -231,17 +231,17 @@ describe("pending edits", () => {
 
   test("a pending move relative to a sibling deleted remotely is skipped; the item stays put", () => {
     const store = storeAtSnapshot();
-    store.applyChangeset(next(store, [{ insert: "timer", id: "tim-tea", sectionID: "sec-prep", title: "Tea", minutes: 3, seconds: 0, createdDate: NOW, order: "l" }]));
+    store.applyChangeset(next(store, [{ insert: "timer", id: "tim-tea", sectionID: "sec-prep", title: "Tea", minutes: 3, seconds: 0, createdDate: NOW, order: "a1" }]));
     store.addEdit("1", [protocol.moveTimer({ id: "tim-eggs", position: protocol.position.after("tim-tea") })], NOW);
     assert.deepEqual(orderedTimers(store.displayed, "sec-prep").map((t) => t.id), ["tim-tea", "tim-eggs"]);
     store.applyChangeset(next(store, [{ delete: "timer", id: "tim-tea" }]));
-    assert.equal(store.displayed.timers.get("tim-eggs")?.order, "V");
+    assert.equal(store.displayed.timers.get("tim-eggs")?.order, "a0");
   });
 
   test("a pending section delete also hides a timer someone else just added to it", () => {
     const store = storeAtSnapshot();
     store.addEdit("1", [protocol.deleteSection({ id: "sec-prep" })], NOW);
-    store.applyChangeset(next(store, [{ insert: "timer", id: "tim-tea", sectionID: "sec-prep", title: "Tea", minutes: 3, seconds: 0, createdDate: NOW, order: "l" }]));
+    store.applyChangeset(next(store, [{ insert: "timer", id: "tim-tea", sectionID: "sec-prep", title: "Tea", minutes: 3, seconds: 0, createdDate: NOW, order: "a1" }]));
     assert.equal(store.displayed.sections.size, 0);
     assert.equal(store.displayed.timers.size, 0);
     assert.equal(store.confirmed.timers.size, 2);
@@ -274,7 +274,7 @@ describe("diffBoards", () => {
     store.applyChangeset(next(store, [
       { update: "section", id: "sec-prep", title: "Mise en place" },
       { insert: "section", id: "sec-new", title: "New", isExpanded: true, createdDate: NOW, order: "A" },
-      { update: "timer", id: "tim-eggs", sectionID: "sec-new", order: "V" },
+      { update: "timer", id: "tim-eggs", sectionID: "sec-new", order: "a0" },
     ]));
     store.applyChangeset(next(store, [{ delete: "section", id: "sec-prep" }]));
     const diff = diffBoards(before, store.displayed);

@@ -15,4 +15,9 @@ public struct ProtocolLimits: Hashable, Sendable {
         self.maxOpsPerEdit = maxOpsPerEdit
         self.board = board
     }
+
+    /// An `opId` is 1 to 64 characters (grapheme clusters)...
+    public static let maxOpIDCharacters = 64
+    /// ...and at most 256 bytes of UTF-8, so a character count cannot hide a long string.
+    public static let maxOpIDBytes = 256
 }

@@ -59,6 +59,9 @@ import TimerBoardClient
             let editorCount = 4
             let editsPerEditor = 120
             let progress = RevisionWatch()
+            // Joins before anyone edits and builds its replica from every changeset that follows.
+            let fromTheStart = try await server.peer("from-the-start")
+            #expect(try await fromTheStart.join(board).revision == 0)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<editorCount {
                     group.addTask {
@@ -88,12 +91,14 @@ import TimerBoardClient
                 }
                 try await group.waitForAll()
             }
-            // One more join after all the editing equals a replica built from the whole stream.
+            // The board a join shows after all the editing equals the replica built from the
+            // whole stream of changesets since revision 0.
             let final = try await server.serverSnapshot(board)
-            let watcher = try await server.peer("after")
-            let snapshot = try await watcher.join(board)
-            #expect(snapshot == final)
-            await watcher.close()
+            #expect(final.revision > 100)
+            try await fromTheStart.catchUp(to: final.revision)
+            #expect(fromTheStart.replica.revision == final.revision)
+            #expect(fromTheStart.replica.board == final.content)
+            await fromTheStart.close()
         }
     }
 }

@@ -42,8 +42,12 @@ extension ClientMessage {
             return .join(Join(board: board, since: since))
         case MessageType.edit:
             let opID = try reader.string("opId")
-            guard (1...64).contains(opID.utf8.count) else {
-                throw ProtocolError(.invalidField, "opId must be 1 to 64 bytes")
+            // Counted as a person counts (grapheme clusters), with a byte bound too, as titles are.
+            guard (1...ProtocolLimits.maxOpIDCharacters).contains(opID.count), opID.utf8.count <= ProtocolLimits.maxOpIDBytes else {
+                throw ProtocolError(
+                    .invalidField,
+                    "opId must be 1 to \(ProtocolLimits.maxOpIDCharacters) characters and at most \(ProtocolLimits.maxOpIDBytes) bytes"
+                )
             }
             do throws(ProtocolError) {
                 guard !tooLarge else { throw tooLargeError }
@@ -55,7 +59,7 @@ extension ClientMessage {
             }
         case MessageType.ping:
             guard !tooLarge else { throw tooLargeError }
-            return .ping(t: try reader.optionalNumber("t") ?? 0)
+            return .ping(t: try reader.optionalNumber("t"))
         case MessageType.leave:
             guard !tooLarge else { throw tooLargeError }
             return .leave
@@ -114,8 +118,10 @@ extension ClientMessage {
             writer.endArray()
         case .ping(let t):
             writer.field("type", MessageType.ping)
-            writer.key("t")
-            writer.double(t)
+            if let t {
+                writer.key("t")
+                writer.double(t)
+            }
         case .leave:
             writer.field("type", MessageType.leave)
         case .presence(let editing):

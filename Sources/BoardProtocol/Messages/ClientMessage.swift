@@ -5,8 +5,8 @@ public enum ClientMessage: Hashable, Sendable {
     case hello(Hello)
     case join(Join)
     case edit(Edit)
-    /// `t` is echoed back in the pong.
-    case ping(t: Double)
+    /// `t` (optional: any number, usually the client's clock) is echoed back in the pong.
+    case ping(t: Double?)
     case leave
     /// What this client is editing now (a section or timer id), for the others to see.
     case presence(editing: EntityID?)

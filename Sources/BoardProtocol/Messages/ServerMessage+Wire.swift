@@ -69,8 +69,11 @@ extension ServerMessage {
             }
         case .pong(let t, let serverTime):
             writer.field("type", MessageType.pong)
-            writer.key("t")
-            writer.double(t)
+            // A ping without `t` gets a pong without it: nothing made up is echoed.
+            if let t {
+                writer.key("t")
+                writer.double(t)
+            }
             writer.field("serverTime", serverTime)
         case .error(let code, let message):
             writer.field("type", MessageType.error)
@@ -147,7 +150,7 @@ extension ServerMessage {
                 )
             )
         case MessageType.pong:
-            return .pong(t: try reader.optionalNumber("t") ?? 0, serverTime: try reader.int("serverTime"))
+            return .pong(t: try reader.optionalNumber("t"), serverTime: try reader.int("serverTime"))
         case MessageType.error:
             return .error(code: try errorCode(reader), message: try reader.string("message"))
         case MessageType.presence:

@@ -8,7 +8,7 @@ public enum ServerMessage: Hashable, Sendable {
     case changes(Changeset)
     case ack(opID: String, revision: Int64, duplicate: Bool)
     case reject(Reject)
-    case pong(t: Double, serverTime: Int64)
+    case pong(t: Double?, serverTime: Int64)
     case error(code: ErrorCode, message: String)
     /// Everyone on the board now, the receiver included; sent to a client when it joins. Never stored.
     case presence([PresenceUser])

@@ -17,7 +17,7 @@ public func buildApplication(
     let store = try SQLiteBoardStore(path: configuration.databasePath, retainedChangesets: configuration.retainedChangesets)
     let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
 
-    let router = buildRouter(configuration: configuration, registry: registry)
+    let router = buildRouter(configuration: configuration, registry: registry, logger: logger)
     let heartbeat = Heartbeat(interval: configuration.heartbeatInterval)
     let webSocketRouter = buildWebSocketRouter(
         configuration: configuration,
@@ -44,7 +44,7 @@ public func buildApplication(
     )
 }
 
-func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry) -> Router<BasicRequestContext> {
+func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry, logger: Logger) -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
     router.get("/health") { _, _ in
@@ -58,7 +58,7 @@ func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry) ->
         guard let page = FileManager.default.contents(atPath: indexPath) else { throw HTTPError(.notFound) }
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: page)))
     }
-    BoardsController(registry: registry, maxTitleLength: configuration.limits.board.maxTitleLength)
+    BoardsController(registry: registry, maxTitleLength: configuration.limits.board.maxTitleLength, logger: logger)
         .addRoutes(to: router.group("api/boards"))
     return router
 }

@@ -37,9 +37,11 @@ actor BoardRegistry {
         return room
     }
 
-    /// Drops the room when nobody is on it any more; its state is all in the store.
+    /// Drops the room when nobody is on it any more, once what it applied is stored: a room
+    /// whose last edit or timer finish was still being written would otherwise stay forever.
     func releaseIfIdle(_ room: BoardRoom) async {
         guard rooms[room.boardID] === room else { return }
+        _ = await room.waitUntilDurable()
         if await room.closeIfIdle(), rooms[room.boardID] === room {
             rooms[room.boardID] = nil
         }

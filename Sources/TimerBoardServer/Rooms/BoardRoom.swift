@@ -50,6 +50,9 @@ actor BoardRoom {
     private var snapshotFrame: (revision: Int64, frame: TextFrame)?
     /// The same snapshot compressed, for connections that negotiated permessage-deflate.
     private var deflatedSnapshotFrame: (revision: Int64, frame: TextFrame)?
+    /// Callers waiting for a revision to be durable (a read over HTTP, a release): resumed
+    /// with true once it is, with false when the store failed.
+    private var durabilityWaiters: [(revision: Int64, continuation: CheckedContinuation<Bool, Never>)] = []
     /// Wakes the room at the next timer deadline, to finish the timers that ran out.
     private var expiryTask: Task<Void, Never>?
     private var scheduledDeadline: Int64?
@@ -101,10 +104,33 @@ actor BoardRoom {
         ServerMessage.Snapshot(board: boardID, title: title, revision: revision, content: board)
     }
 
-    /// True when nobody is subscribed and nothing is waiting to be stored or sent.
+    /// The board once everything applied so far is durable, or nil when the store failed:
+    /// what a reader outside the live protocol may be shown (a crash cannot take it back).
+    func durableSnapshot() async -> ServerMessage.Snapshot? {
+        guard await waitUntilDurable() else { return nil }
+        return snapshot()
+    }
+
+    /// Returns once every revision applied so far is durable: true, or false when the store failed.
+    func waitUntilDurable() async -> Bool {
+        guard !isClosed || durableRevision == revision else { return false }
+        guard durableRevision < revision else { return true }
+        let target = revision
+        return await withCheckedContinuation { continuation in
+            durabilityWaiters.append((target, continuation))
+        }
+    }
+
+    private func resumeDurabilityWaiters() {
+        let due = durabilityWaiters.filter { isClosed || $0.revision <= durableRevision }
+        durabilityWaiters.removeAll { isClosed || $0.revision <= durableRevision }
+        for waiter in due { waiter.continuation.resume(returning: !isClosed) }
+    }
+
+    /// True when nobody is subscribed and nothing is waiting to be stored or sent. Running
+    /// timers do not keep a board in memory: the next load finishes those that ran out.
     private var isIdle: Bool {
-        // A board with running timers stays, so their completion is stored when it happens.
-        subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving && board.nextDeadline == nil
+        subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving
     }
 
     /// Closes the room if it is idle, so the registry can drop it. Returns whether it closed.
@@ -122,7 +148,9 @@ actor BoardRoom {
     /// resume and the missed changesets), then every later changeset, with no gap or duplicate.
     func join(_ outbound: Outbound, since: Int64?, as participant: Participant) -> JoinResult {
         guard !isClosed else { return .closed }
-        if let since, since <= revision, let missed = recentChangesets.frames(after: since) {
+        // A catch-up must fit the connection's queue beside live traffic, or the client would
+        // be cut off as too slow again and again: one that does not fit goes as a snapshot.
+        if let since, since <= revision, let missed = recentChangesets.frames(after: since), missed.count <= outbound.capacity / 2 {
             enqueue(.direct(outbound, encode(.resume(board: boardID, since: since, revision: revision))))
             for frame in missed { enqueue(.direct(outbound, frame)) }
         } else {
@@ -362,6 +390,7 @@ actor BoardRoom {
             if snapshotDue { lastSnapshotRevision = last }
             durableRevision = last
             deliverDurable()
+            resumeDurabilityWaiters()
         }
     }
 
@@ -379,6 +408,7 @@ actor BoardRoom {
         }
         subscribers.removeAll()
         participants.removeAll()
+        resumeDurabilityWaiters()
     }
 
     // MARK: Outbox

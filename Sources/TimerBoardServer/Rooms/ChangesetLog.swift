@@ -24,10 +24,12 @@ struct ChangesetLog {
         }
     }
 
-    /// The frames after `revision` up to the latest, or nil when the log no longer reaches back.
+    /// The frames after `revision` up to the latest, or nil when more than `capacity` are
+    /// missing: the resume window is exactly the last `capacity` changesets, whatever the log
+    /// still holds between two bulk trims.
     func frames(after revision: Int64) -> ArraySlice<TextFrame>? {
         let offset = revision + 1 - firstRevision
-        guard offset >= 0, offset <= Int64(frames.count) else { return nil }
+        guard offset >= 0, offset <= Int64(frames.count), Int64(frames.count) - offset <= Int64(capacity) else { return nil }
         return frames[Int(offset)...]
     }
 }

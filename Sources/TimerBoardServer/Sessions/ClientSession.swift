@@ -59,6 +59,7 @@ struct ClientSession {
             logger.notice("closing the connection", metadata: ["tb.reason": "\(reason)"])
             Task { try? await writer.close(code, reason: reason) }
         }
+        try await UnmaskedFrameGuard.install(on: channel)
         heartbeat.register(outbound)
         defer { heartbeat.unregister(outbound) }
         var state = State()
@@ -66,6 +67,9 @@ struct ClientSession {
             for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
                 await handle(message, state: &state)
             }
+        } catch let violation as FragmentationViolation {
+            logger.notice("failing the connection", metadata: ["tb.reason": "\(violation)"])
+            try? await writer.close(.protocolError, reason: violation.description)
         } catch {
             logger.debug("connection ended", metadata: ["tb.error": "\(error)"])
         }

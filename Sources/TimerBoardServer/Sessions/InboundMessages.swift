@@ -11,6 +11,11 @@ enum InboundMessage {
     case oversized(byteCount: Int)
 }
 
+/// Frames in an order RFC 6455 5.4 forbids: the connection must be failed with 1002.
+struct FragmentationViolation: Error, CustomStringConvertible {
+    let description: String
+}
+
 /// Assembles WebSocket frames into messages, keeping at most `maxBytes` of one message.
 ///
 /// `WebSocketInboundStream.messages(maxSize:)` closes the connection on an oversized message;
@@ -27,10 +32,13 @@ struct InboundMessages: AsyncSequence {
             var buffer = ByteBuffer()
             var byteCount = 0
             var isText = true
+            var isInMessage = false
             while let frame = try await frames.next() {
-                if frame.opcode != .continuation {
-                    buffer.clear()
-                    byteCount = 0
+                if frame.opcode == .continuation {
+                    guard isInMessage else { throw FragmentationViolation(description: "a continuation frame with no message started") }
+                } else {
+                    guard !isInMessage else { throw FragmentationViolation(description: "a new message inside a fragmented one") }
+                    isInMessage = true
                     isText = frame.opcode == .text
                 }
                 byteCount += frame.data.readableBytes

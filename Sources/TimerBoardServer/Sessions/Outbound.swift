@@ -15,7 +15,8 @@ final class Outbound: Sendable {
     let id: Int
     /// The connection negotiated permessage-deflate: it may be sent compressed frames.
     let acceptsDeflate: Bool
-    private let capacity: Int
+    /// The most frames queued at once; one more and the connection is dropped as too slow.
+    let capacity: Int
     private let state = Mutex(State())
     /// The handler that writes into the channel; set by `attach`, used on its event loop only.
     private let writer: NIOLoopBoundBox<FrameWriter?>

@@ -58,6 +58,11 @@ export class BoardSession {
     this.presence = new PresenceView({
       list: elements.presence, myDot: elements.myDot, elements: this.view.elements, clientId, describe: (id) => this.describe(id),
     });
+    // A big board builds a section's timers when it comes near the screen: they get their run state and marks then.
+    this.view.onBuilt = (ids) => {
+      this.countdowns.sync(this.store.displayed, ids);
+      this.presence.sync(ids);
+    };
   }
 
   start() {
@@ -222,7 +227,7 @@ export class BoardSession {
 
   /** @param {string} id @returns {number} how many timers a section holds */
   timerCount(id) {
-    return this.view.timersOf.get(id)?.size ?? 0;
+    return orderedTimers(this.store.displayed, id).length;
   }
 
   /** Sound on or off for finished timers, remembered on this device. @param {boolean} on */

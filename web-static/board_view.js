@@ -1,9 +1,10 @@
 // @ts-check
-// The board's sections and timers in the DOM. The first board is built whole; after that, each
-// render is told which ids may have changed (the store's `takeTouched`) and looks at those only:
-// it compares each with what it shows and patches that element's changed fields, moves, adds or
-// removes it (dom_patch.js does the touching). A rename costs one field write, whatever the size
-// of the board; a move sorts only the siblings of the list it lands in.
+// The board's sections and timers in the DOM. The first board is built whole (a big board: a
+// screenful of timers, and the other sections' timers when they come near the screen); after
+// that, each render is told which ids may have changed (the store's `takeTouched`) and looks at
+// those only: it compares each with what it shows and patches that element's changed fields,
+// moves, adds or removes it (dom_patch.js does the touching). A rename costs one field write,
+// whatever the size of the board; a move sorts only the siblings of the list it lands in.
 
 import { DEFAULT_LIMITS } from "./constants.js";
 import {
@@ -18,10 +19,33 @@ import { orderedSections, timersBySection } from "./store.js";
 /** @typedef {import("./protocol.js").Section} Section */
 /** @typedef {import("./protocol.js").Timer} Timer */
 
+/** A board up to this many timers is built whole at once; a bigger one builds a screenful first. */
+export const BUILD_AT_ONCE = 300;
+/** How many timers the first render of a big board builds: more than a tall screen shows. */
+export const BUILD_FIRST = 120;
+/** How far from the screen a section's timers are built, so they are there before they show. */
+export const BUILD_MARGIN = "1500px 0px";
+
 export class BoardView {
-  /** @param {HTMLElement} container #sections */
-  constructor(container) {
+  /**
+   * @param {HTMLElement} container #sections
+   * @param {{IntersectionObserver?: typeof IntersectionObserver | null}} [env] for tests (null: build everything at once)
+   */
+  constructor(container, env = {}) {
     this.container = container;
+    this.IntersectionObserver = env.IntersectionObserver === undefined ? globalThis.IntersectionObserver ?? null : env.IntersectionObserver;
+    /** @type {IntersectionObserver | null} */
+    this.observer = null;
+    /**
+     * Sections whose timers are not built yet (a big board's, far from the screen): their timers
+     * are in the store, not in the DOM, until the section comes near the screen.
+     * @type {Set<string>}
+     */
+    this.lazy = new Set();
+    /** @type {Board | null} the board last rendered, for building a lazy section's timers */
+    this.board = null;
+    /** Told the ids built after a render (a lazy section's), so the other views can draw on them. */
+    this.onBuilt = (/** @type {string[]} */ _ids) => {};
     this.doc = container.ownerDocument;
     /** @type {Map<string, HTMLElement>} every section and timer element, by id */
     this.elements = new Map();
@@ -55,6 +79,7 @@ export class BoardView {
       this.patching = false;
     }
     this.built = true;
+    this.board = board;
     if (this.container.dataset.ready !== "true") this.container.dataset.ready = "true";
   }
 
@@ -78,15 +103,60 @@ export class BoardView {
 
   // MARK: first render
 
-  /** @param {Board} board */
+  /**
+   * The first board. A big one gets its first screenful of timers now and every other section
+   * as an empty shell, whose timers are built when it comes near the screen (#fill): the page
+   * shows and answers at once, and a board of 10,000 timers costs what is looked at.
+   * @param {Board} board
+   */
   #build(board) {
     const timers = timersBySection(board);
+    const lazy = board.timers.size > BUILD_AT_ONCE && this.IntersectionObserver !== null;
+    let count = 0;
     const sections = orderedSections(board).map((section) => {
       const element = this.#createSection(section);
-      timerListOf(element).append(...(timers.get(section.id) ?? []).map((t) => this.#createTimer(t)));
+      const list = timers.get(section.id) ?? [];
+      if (lazy && count >= BUILD_FIRST && list.length > 0) this.#defer(section.id, element, list.length);
+      else timerListOf(element).append(...list.map((t) => this.#createTimer(t)));
+      count += list.length;
       return element;
     });
     this.container.replaceChildren(...sections);
+  }
+
+  /** @param {string} id @param {HTMLElement} element @param {number} timers how many it holds, for its estimated size */
+  #defer(id, element, timers) {
+    this.lazy.add(id);
+    element.dataset.built = "false";
+    element.style.setProperty("--timers", String(timers));
+    if (!this.observer) {
+      const Observer = /** @type {typeof IntersectionObserver} */ (this.IntersectionObserver);
+      this.observer = new Observer((entries) => {
+        const ids = entries.filter((e) => e.isIntersecting).flatMap((e) => this.#fill(/** @type {HTMLElement} */ (e.target)));
+        if (ids.length) this.onBuilt(ids);
+      }, { rootMargin: BUILD_MARGIN });
+    }
+    this.observer.observe(element);
+  }
+
+  /**
+   * A lazy section came near the screen: builds its timers from the board last rendered.
+   * @param {HTMLElement} element @returns {string[]} the ids built (the section's and its timers')
+   */
+  #fill(element) {
+    const id = /** @type {string} */ (element.dataset.id);
+    this.observer?.unobserve(element);
+    if (!this.lazy.delete(id) || !this.board) return [];
+    const timers = [...this.board.timers.values()].filter((t) => t.sectionID === id).sort(compareByOrder);
+    this.patching = true;
+    try {
+      timerListOf(element).append(...timers.map((t) => this.#createTimer(t)));
+    } finally {
+      this.patching = false;
+    }
+    delete element.dataset.built;
+    element.style.removeProperty("--timers");
+    return [id, ...timers.map((t) => t.id)];
   }
 
   /** @param {Section} section */
@@ -165,6 +235,11 @@ export class BoardView {
   /** @param {Timer} timer @returns {boolean} whether it must be put in place (added or moved) */
   #patchTimer(timer) {
     const before = this.timers.get(timer.id);
+    if (this.lazy.has(timer.sectionID)) {
+      // Its section's timers are built when it comes near the screen, from the board then.
+      if (before) this.#removeTimer(timer.id);
+      return false;
+    }
     if (!before) {
       this.#createTimer(timer);
       return true;
@@ -211,6 +286,8 @@ export class BoardView {
     }
     this.timersOf.delete(id);
     this.sections.delete(id);
+    const element = this.elements.get(id);
+    if (this.lazy.delete(id) && element) this.observer?.unobserve(element);
     this.#remove(id);
   }
 

@@ -1,0 +1,213 @@
+// @ts-check
+// BoardView and dom_patch.js on a fake DOM (fake_dom.js), driven by a real Store: each render
+// looks only at the ids the store touched and changes only their elements.
+
+import assert from "node:assert/strict";
+import { beforeEach, describe, test } from "node:test";
+
+import { BoardView, BUILD_AT_ONCE, BUILD_FIRST } from "../board_view.js";
+import { CountdownView } from "../countdown_view.js";
+import * as protocol from "../protocol.js";
+import { Store } from "../store.js";
+import { FakeDocument, FakeIntersectionObserver } from "./fake_dom.js";
+
+// dom_patch.js asks whether the focused element is an input; in the fake DOM, by its tag.
+Object.assign(globalThis, { HTMLInputElement: class { static [Symbol.hasInstance](/** @type {any} */ x) { return x?.tagName === "INPUT"; } } });
+
+const NOW = 1763740800000;
+const idle = { status: "idle", elapsed: 0 };
+
+/**
+ * A board of `sections` sections with `timers` timers each, ids s0, s0t0, …, in display order.
+ * @param {number} sections @param {number} timers
+ */
+function snapshot(sections, timers) {
+  const order = (/** @type {number} */ i) => `V${1000 + i}1`;
+  return {
+    board: "kT3vQ9mZ2pXa", rev: 1,
+    sections: Array.from({ length: sections }, (_, s) => ({ id: `s${s}`, title: `Section ${s}`, isExpanded: true, createdDate: NOW, order: order(s) })),
+    timers: Array.from({ length: sections * timers }, (_, i) => {
+      const s = Math.floor(i / timers), t = i % timers;
+      return { id: `s${s}t${t}`, sectionID: `s${s}`, title: `Timer ${s}.${t}`, minutes: 1, seconds: 0, createdDate: NOW, order: order(t), run: idle };
+    }),
+  };
+}
+
+/** A page: a store, a BoardView on a fake document, and `apply` for the server's changesets. */
+function page({ sections = 3, timers = 2, IntersectionObserver = /** @type {any} */ (null) } = {}) {
+  const doc = new FakeDocument();
+  const container = doc.createElement("div");
+  doc.body.append(container);
+  const store = new Store();
+  const view = new BoardView(/** @type {any} */ (container), { IntersectionObserver });
+  const render = () => view.render(store.displayed, store.takeTouched());
+  store.loadSnapshot(/** @type {any} */ (snapshot(sections, timers)));
+  render();
+  doc.takeMutations();
+  /** @param {any[]} changes */
+  const apply = (changes) => {
+    const message = protocol.parseServerMessage(JSON.stringify({ type: "changes", rev: /** @type {number} */ (store.rev) + 1, changes }));
+    assert.equal(store.applyChangeset(/** @type {any} */ (message)).status, "applied");
+    render();
+  };
+  /** What the DOM shows: [section title, [timer titles]] in DOM order. */
+  const shown = () => container.children.map((s) => [
+    /** @type {any} */ (s.querySelector(".section-title")).value,
+    /** @type {any} */ (s.querySelector(".timers")).children.map((t) => /** @type {any} */ (t.querySelector(".timer-title")).value),
+  ]);
+  return { doc, container, store, view, render, apply, shown };
+}
+
+describe("BoardView", () => {
+  test("the first render builds every section and timer in display order", () => {
+    const p = page();
+    assert.deepEqual(p.shown(), [
+      ["Section 0", ["Timer 0.0", "Timer 0.1"]], ["Section 1", ["Timer 1.0", "Timer 1.1"]], ["Section 2", ["Timer 2.0", "Timer 2.1"]],
+    ]);
+    assert.equal(p.container.dataset.ready, "true");
+    assert.equal(p.view.elements.size, 9);
+  });
+
+  test("a remote rename touches only that title input", () => {
+    const p = page();
+    p.apply([{ update: "section", id: "s1", title: "Prep" }]);
+    assert.deepEqual(p.doc.takeMutations(), [
+      "attributes data-base on #section-title-s1", "value on #section-title-s1", "attributes data-shown on #section-title-s1",
+    ]);
+    p.apply([{ update: "timer", id: "s2t1", minutes: 7 }]);
+    assert.deepEqual(p.doc.takeMutations(), [
+      "attributes data-base on input.field.number.timer-minutes", "value on input.field.number.timer-minutes",
+      "attributes data-shown on input.field.number.timer-minutes",
+    ]);
+    assert.equal(/** @type {any} */ (p.view.elements.get("s2t1")?.querySelector(".timer-minutes")).value, "7");
+  });
+
+  test("it looks only at the ids it is told about, not at the whole board", () => {
+    const p = page();
+    // A change the store did not report (as if it had not happened) is not found by a sweep.
+    p.store.confirmed.sections.set("s0", { ...p.store.confirmed.sections.get("s0"), title: "Unreported" });
+    p.view.render(p.store.displayed, new Set(["s1"]));
+    assert.deepEqual(p.doc.takeMutations(), []);
+    p.view.render(p.store.displayed, new Set(["s0"]));
+    assert.deepEqual(p.doc.takeMutations().length, 3);
+  });
+
+  test("a move puts only the moved element in place; an insert and a delete touch only their list", () => {
+    const p = page();
+    p.apply([{ update: "timer", id: "s0t0", order: "W" }]);
+    assert.deepEqual(p.shown()[0], ["Section 0", ["Timer 0.1", "Timer 0.0"]]);
+    assert.deepEqual(p.doc.takeMutations(), ["childList on ol.timers", "childList on ol.timers"], "one detach, one insert");
+    p.apply([{ update: "timer", id: "s0t0", sectionID: "s2", order: "A" }]);
+    assert.deepEqual(p.shown().map(([, timers]) => timers), [["Timer 0.1"], ["Timer 1.0", "Timer 1.1"], ["Timer 0.0", "Timer 2.0", "Timer 2.1"]]);
+    p.doc.takeMutations();
+    p.apply([{ delete: "timer", id: "s1t0" }, { delete: "timer", id: "s1t1" }, { delete: "section", id: "s1" }]);
+    assert.deepEqual(p.shown().map(([title]) => title), ["Section 0", "Section 2"]);
+    assert.equal(p.view.elements.has("s1t0"), false);
+    p.apply([{ insert: "section", id: "s9", title: "New", isExpanded: true, createdDate: NOW, order: "V10001a" }]);
+    assert.deepEqual(p.shown().map(([title]) => title), ["Section 0", "New", "Section 2"]);
+  });
+
+  test("a remote value for the field the user is typing in waits; their text and caret stay", () => {
+    const p = page();
+    const input = /** @type {any} */ (p.view.elements.get("s0")?.querySelector(".section-title"));
+    input.focus();
+    input.value = "Mine, unsent";
+    input.setSelectionRange(4, 4);
+    p.apply([{ update: "section", id: "s0", title: "Theirs" }]);
+    assert.equal(input.value, "Mine, unsent");
+    assert.equal(input.selectionStart, 4);
+    assert.equal(input.dataset.base, "Theirs");
+    assert.ok(input.classList.contains("remote-changed"));
+  });
+
+  test("pending local edits are shown, and only their ids are patched when they settle", () => {
+    const p = page();
+    p.store.addEdit("1", [protocol.updateSection({ id: "s2", title: "Local" })], NOW);
+    p.render();
+    assert.equal(p.shown()[2][0], "Local");
+    p.doc.takeMutations();
+    // Someone else renames another section: the pending edit is re-applied, s2 stays as it is.
+    p.apply([{ update: "section", id: "s0", title: "Remote" }]);
+    assert.deepEqual(p.doc.takeMutations().filter((m) => !m.endsWith("#section-title-s0")), []);
+    assert.deepEqual(p.shown().map(([title]) => title), ["Remote", "Section 1", "Local"]);
+  });
+
+  test("a snapshot after a reconnect keeps the elements of what did not change", () => {
+    const p = page();
+    const kept = p.view.elements.get("s1t1");
+    const next = snapshot(3, 2);
+    next.rev = 9;
+    next.sections[0].title = "Changed while away";
+    next.timers = next.timers.filter((t) => t.id !== "s2t0");
+    p.store.loadSnapshot(/** @type {any} */ (next));
+    p.render();
+    assert.equal(p.view.elements.get("s1t1"), kept);
+    assert.deepEqual(p.shown(), [
+      ["Changed while away", ["Timer 0.0", "Timer 0.1"]], ["Section 1", ["Timer 1.0", "Timer 1.1"]], ["Section 2", ["Timer 2.1"]],
+    ]);
+  });
+});
+
+describe("BoardView on a big board", () => {
+  beforeEach(() => {
+    FakeIntersectionObserver.all = [];
+  });
+  const sections = 20, timers = 40;
+
+  test("builds a screenful of timers first; a section's timers when it comes near the screen", () => {
+    assert.ok(sections * timers > BUILD_AT_ONCE);
+    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver });
+    const built = p.shown().filter(([, list]) => list.length > 0).length;
+    assert.equal(built, Math.ceil(BUILD_FIRST / timers));
+    assert.equal(p.shown().length, sections, "every section is there, as a shell if need be");
+    const shell = /** @type {any} */ (p.view.elements.get("s10"));
+    assert.equal(shell.dataset.built, "false");
+    /** @type {string[][]} */
+    const builtIds = [];
+    p.view.onBuilt = (ids) => builtIds.push(ids);
+    // A change to a shell's timer waits in the store; the shell shows it when built.
+    p.apply([{ update: "timer", id: "s10t3", title: "Changed before shown" }]);
+    assert.equal(p.view.elements.has("s10t3"), false);
+    FakeIntersectionObserver.all[0].show(shell);
+    assert.equal(shell.dataset.built, undefined);
+    assert.equal(p.shown()[10][1].length, timers);
+    assert.equal(p.shown()[10][1][3], "Changed before shown");
+    assert.deepEqual(builtIds, [["s10", ...Array.from({ length: timers }, (_, t) => `s10t${t}`)]]);
+  });
+
+  test("a timer moved into a shell leaves the DOM until the shell is built", () => {
+    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver });
+    p.apply([{ update: "timer", id: "s0t0", sectionID: "s15", order: "A" }]);
+    assert.equal(p.view.elements.has("s0t0"), false);
+    assert.equal(p.shown()[0][1].length, timers - 1);
+    FakeIntersectionObserver.all[0].show(p.view.elements.get("s15"));
+    assert.equal(p.shown()[15][1][0], "Timer 0.0");
+  });
+
+  test("without IntersectionObserver, everything is built at once", () => {
+    const p = page({ sections, timers });
+    assert.ok(p.shown().every(([, list]) => list.length === timers));
+  });
+});
+
+describe("CountdownView", () => {
+  test("syncs only the touched timers and their sections' buttons", () => {
+    const p = page();
+    const countdowns = new CountdownView({
+      elements: p.view.elements, clock: { serverNow: () => NOW }, timersIn: (id) => p.view.timersIn(id),
+      setTimeout: () => 0, clearTimeout: () => {},
+    });
+    countdowns.sync(p.store.displayed, null);
+    p.doc.takeMutations();
+    p.apply([{ update: "timer", id: "s1t0", run: { status: "running", startedAt: NOW - 5000, elapsed: 0 } }]);
+    countdowns.sync(p.store.displayed, new Set(["s1t0"]));
+    // Only s1t0 (its state, countdown, run buttons) and s1's start/pause-all button change.
+    const targets = p.doc.takeMutations().map((m) => m.split(" on ")[1]);
+    assert.ok(targets.length > 0);
+    assert.equal(p.view.elements.get("s1t0")?.dataset.status, "running");
+    assert.equal(p.view.elements.get("s1t0")?.querySelector(".timer-countdown")?.textContent, "0:55");
+    assert.equal(p.view.elements.get("s1")?.querySelector(".section-run")?.dataset.action, "pause");
+    assert.equal(p.view.elements.get("s0")?.querySelector(".section-run")?.dataset.action, "start");
+    assert.equal(p.view.elements.get("s1t1")?.dataset.status, "idle", "the other timer is untouched");
+  });
+});

@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 
 from conftest import ServerProcess
+from raw_websocket import RawClient
 
 
 @pytest.fixture
@@ -58,5 +59,62 @@ def test_a_full_disk_answers_503_with_the_error_shape_and_the_server_stays_up(ti
         os.remove(filler)
         status, created = post_board(server, "after")
         assert status == 201 and created["title"] == "after"
+    finally:
+        server.stop()
+
+
+def fill(path):
+    with open(path, "wb") as file:
+        try:
+            while True:
+                file.write(b"\0" * 65536)
+                file.flush()
+        except OSError:
+            pass
+
+
+def test_edits_on_a_full_disk_are_never_acked_and_no_acked_edit_is_lost(tiny_disk, tmp_path):
+    """The room's failure path (BoardRoom.fail): once the store cannot append, nothing more is
+    acked, the board's clients are disconnected (1011) and the server stays up; after the disk
+    has room again a rejoin shows every acked edit."""
+    server = ServerProcess(tiny_disk / "data", tmp_path / "server.log").start()
+    try:
+        status, created = post_board(server, "edits")
+        board = created["id"]
+        client = RawClient(server.port, None)
+        client.hello_and_join("writer", board)
+        client.until("snapshot")
+        client.send({"type": "edit", "opId": "0", "ops": [{"op": "addSection", "id": "s", "title": "S"}]})
+        client.until("ack")
+        fill(tiny_disk / "filler")
+        acked = []
+        closed_with = None
+        for n in range(1, 2000):
+            try:
+                client.send({"type": "edit", "opId": str(n), "ops": [{"op": "updateSection", "id": "s", "title": f"{n} " + "x" * 180}]})
+                while True:
+                    opcode, _, _, payload = client.any_frame()
+                    if opcode == 0x8:
+                        closed_with = int.from_bytes(payload[:2], "big")
+                        break
+                    message = json.loads(payload) if opcode == 0x1 else {}
+                    if message.get("type") == "ack":
+                        acked.append(message["rev"])
+                        break
+            except (AssertionError, OSError):
+                break
+            if closed_with is not None:
+                break
+        assert closed_with == 1011, f"the board was never failed (acked {len(acked)} edits)"
+        client.close()
+        with urllib.request.urlopen(server.http + "/health") as response:
+            assert response.status == 200
+
+        os.remove(tiny_disk / "filler")
+        reader = RawClient(server.port, None)
+        reader.hello_and_join("reader", board)
+        snapshot = reader.until("snapshot")
+        assert snapshot["rev"] >= max(acked, default=1), (snapshot["rev"], acked[-3:])
+        reader.close()
     finally:
         server.stop()

@@ -7,7 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import Synchronization
 
-/// Builds the whole server: store, registry, HTTP routes, WebSocket route.
+/// Builds the whole server on the embedded default store: SQLite in the data directory.
 public func buildApplication(
     configuration: ServerConfiguration,
     clock: any ServerClock = SystemClock(),
@@ -15,6 +15,16 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
     let store = try SQLiteBoardStore(path: configuration.databasePath, retainedChangesets: configuration.retainedChangesets)
+    return buildApplication(configuration: configuration, store: store, clock: clock, logger: logger)
+}
+
+/// Builds the whole server on any store: registry, HTTP routes, WebSocket route.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    store: any BoardStore,
+    clock: any ServerClock = SystemClock(),
+    logger: Logger = Logger(label: "timerboard")
+) -> some ApplicationProtocol {
     let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
 
     let router = buildRouter(configuration: configuration, registry: registry, logger: logger)

@@ -246,7 +246,7 @@ actor BoardRoom {
     // MARK: Editing
 
     /// Applies an edit from `clientID`, answering `outbound` with an ack or a reject.
-    func edit(_ edit: ClientMessage.Edit, clientID: String, from outbound: Outbound) async {
+    func edit(_ edit: ClientMessage.Edit, clientID: String, from outbound: Outbound) {
         guard !isClosed else {
             outbound.send(encode(.reject(.init(opID: edit.opID, code: .internal, message: "the board is reloading; send the edit again"))))
             return
@@ -281,12 +281,13 @@ actor BoardRoom {
             return
         }
 
-        await commit(changes, clientID: clientID, opID: edit.opID, now: now, editor: outbound)
+        commit(changes, clientID: clientID, opID: edit.opID, now: now, editor: outbound)
     }
 
     /// Makes accepted changes the next revision: sent to everyone (and acked to the editor) once
-    /// they are durable.
-    private func commit(_ changes: [Change], clientID: String?, opID: String?, now: Int64, editor: Outbound?) async {
+    /// they are durable. Returns at once: the caller (a session) reads its next message while
+    /// this one is being stored, so a client's pipelined edits share one fsync.
+    private func commit(_ changes: [Change], clientID: String?, opID: String?, now: Int64, editor: Outbound?) {
         revision += 1
         let frame = encode(.changes(Changeset(revision: revision, changes: changes)))
         recentChangesets.append(frame, revision: revision)
@@ -299,7 +300,7 @@ actor BoardRoom {
         }
         unsaved.append(StoredChangeset(boardID: boardID, revision: revision, changes: changes, clientID: clientID, opID: opID, time: now))
         scheduleExpiry()
-        await saveUnsaved()
+        startSaving()
     }
 
     // MARK: Timers
@@ -308,18 +309,18 @@ actor BoardRoom {
     /// an older form) and finishes timers that ran out while the board was not loaded; call
     /// once after loading. A repair is a changeset of the server's own, so clients resuming
     /// from an earlier revision get it too.
-    func activate() async {
+    func activate() {
         let (repaired, changes) = board.repairedOrder()
         if !changes.isEmpty {
             logger.warning("repaired stored order keys", metadata: ["tb.changes": "\(changes.count)"])
             board = repaired
-            await commit(changes, clientID: nil, opID: nil, now: clock.now(), editor: nil)
+            commit(changes, clientID: nil, opID: nil, now: clock.now(), editor: nil)
         }
-        await finishExpiredTimers()
+        finishExpiredTimers()
     }
 
     /// Finishes every timer whose deadline has passed, as a changeset of the server's own.
-    private func finishExpiredTimers() async {
+    private func finishExpiredTimers() {
         scheduledDeadline = nil
         guard !isClosed else { return }
         let now = clock.now()
@@ -327,7 +328,7 @@ actor BoardRoom {
         if changes.isEmpty {
             scheduleExpiry()
         } else {
-            await commit(changes, clientID: nil, opID: nil, now: now, editor: nil)
+            commit(changes, clientID: nil, opID: nil, now: now, editor: nil)
         }
     }
 
@@ -367,12 +368,18 @@ actor BoardRoom {
 
     // MARK: Durability
 
+    /// Starts the board's writer unless it runs: a task that lives while there is something to
+    /// store, then ends, so an idle board holds none.
+    private func startSaving() {
+        guard !isSaving else { return }
+        isSaving = true
+        Task { await self.saveUnsaved() }
+    }
+
     /// Hands every unsaved changeset to the store, one batch at a time. Edits that arrive while
     /// a batch is being written wait for the next batch: group commit within the board, in
     /// revision order, whatever order the callers' tasks run in.
     private func saveUnsaved() async {
-        guard !isSaving else { return }
-        isSaving = true
         defer { isSaving = false }
         while !unsaved.isEmpty, !isClosed {
             let batch = unsaved

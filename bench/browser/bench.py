@@ -11,6 +11,8 @@ in a fresh browser context and measures:
 - load: from navigation start to the board being in the DOM (`#sections[data-ready]`) and to the
   next frame after that (requestAnimationFrame, then a task: the frame has been produced); the
   longest long task (PerformanceObserver 'longtask') during the load; the number of DOM elements.
+- scrolling through the whole board, a screen per frame: the slowest screen, long tasks, and how
+  many elements the page holds after (a big board builds a section's timers near the screen).
 - a remote rename, one at a time (the next only after the previous has painted and the page is
   idle), sent by a second client on a raw socket: send → next frame (the sender's wall clock against
   the page's `performance.timeOrigin + now()`, same machine), and Chromium's own counters for it
@@ -84,7 +86,11 @@ class Server:
 
     def stop(self):
         self.process.terminate()
-        self.process.wait(timeout=10)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
         self.data.cleanup()
 
 
@@ -181,9 +187,25 @@ def measure(browser, port: int, timers: int, renames: int):
         assert painted["title"] == title, painted
         samples[where].append({"paint": painted["painted"] - sent, **{k: after[k] - before[k] for k in METRICS}})
     longest = page.evaluate("() => Math.max(0, ...__bench.longtasks.filter(t => t.start > __bench.frame).map(t => t.duration))")
+    # Scrolling through the whole board, a screen at a time, a frame each: still usable?
+    scroll = page.evaluate("""async () => {
+        const before = __bench.longtasks.length, start = performance.now();
+        let frames = 0, worst = 0;
+        for (let y = 0; y + innerHeight < document.documentElement.scrollHeight; y += innerHeight) {
+            const t = performance.now();
+            scrollTo(0, y + innerHeight);
+            await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+            worst = Math.max(worst, performance.now() - t);
+            frames += 1;
+        }
+        const tasks = __bench.longtasks.slice(before).map(t => t.duration);
+        return {screens: frames, ms: performance.now() - start, worst, longtasks: tasks.length, longest: Math.max(0, ...tasks),
+                elements: document.getElementsByTagName('*').length};
+    }""")
     editor.close()
     context.close()
-    return {"timers": timers, "sections": sections, "build_s": build_s, "load": load, "renames": samples, "rename_longest_longtask": longest}
+    return {"timers": timers, "sections": sections, "build_s": build_s, "load": load, "renames": samples,
+            "rename_longest_longtask": longest, "scroll": scroll}
 
 
 def report(result):
@@ -199,6 +221,9 @@ def report(result):
               f"task p50 {med('TaskDuration'):.1f} ms (max {top('TaskDuration'):.1f}); script {med('ScriptDuration'):.1f}, "
               f"style {med('RecalcStyleDuration'):.1f}, layout {med('LayoutDuration'):.1f} ms (p50)")
     print(f"  longest long task while renaming: {result['rename_longest_longtask']:.0f} ms (0: none over 50 ms)")
+    scroll = result["scroll"]
+    print(f"  scrolling to the end, a screen per frame: {scroll['screens']} screens in {scroll['ms']:.0f} ms, slowest screen "
+          f"{scroll['worst']:.0f} ms, {scroll['longtasks']} long tasks (longest {scroll['longest']:.0f} ms); {scroll['elements']:,} elements after")
 
 
 def main():

@@ -26,7 +26,6 @@ actor BoardRoom {
     private let clock: any ServerClock
     private let logger: Logger
 
-    private var subscribers: [Int: Outbound] = [:]
     /// Who is on the board, by connection; presence only, never stored.
     private var participants: [Int: Participant] = [:]
     /// Client ids whose presence changed since the last `presenceChanged` broadcast.
@@ -39,8 +38,8 @@ actor BoardRoom {
     private var presenceFlush: Task<Void, Never>?
     private var recentChangesets: ChangesetLog
     private var outcomes: OutcomeLog
-    /// Deliveries waiting for their revision to be durable, in revision order.
-    private var outbox: [(revision: Int64, delivery: Delivery)] = []
+    /// Deliveries waiting for their revision to be durable, and who is subscribed.
+    private var outbox = RoomOutbox<Outbound, TextFrame>()
     /// Accepted edits not yet handed to the store.
     private var unsaved: [StoredChangeset] = []
     private var isSaving = false
@@ -56,13 +55,6 @@ actor BoardRoom {
     /// Wakes the room at the next timer deadline, to finish the timers that ran out.
     private var expiryTask: Task<Void, Never>?
     private var scheduledDeadline: Int64?
-
-    private enum Delivery {
-        case broadcast(TextFrame)
-        case direct(Outbound, TextFrame)
-        /// Adds the subscriber, right after its snapshot or catch-up frames.
-        case subscribe(Outbound)
-    }
 
     /// What a join did.
     enum JoinResult: Sendable {
@@ -130,7 +122,7 @@ actor BoardRoom {
     /// True when nobody is subscribed and nothing is waiting to be stored or sent. Running
     /// timers do not keep a board in memory: the next load finishes those that ran out.
     private var isIdle: Bool {
-        subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving
+        outbox.subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving
     }
 
     /// Closes the room if it is idle, so the registry can drop it. Returns whether it closed.
@@ -188,16 +180,10 @@ actor BoardRoom {
     }
 
     func leave(_ outbound: Outbound) {
-        subscribers[outbound.id] = nil
+        // A join still waiting in the outbox must not subscribe it later.
+        outbox.remove(outbound.id)
         if let participant = participants.removeValue(forKey: outbound.id) {
             presenceChanged(participant.clientID)
-        }
-        // A join still waiting in the outbox must not subscribe it later.
-        outbox.removeAll { entry in
-            switch entry.delivery {
-            case .subscribe(let queued), .direct(let queued, _): queued === outbound
-            case .broadcast: false
-            }
         }
     }
 
@@ -408,52 +394,37 @@ actor BoardRoom {
         logger.error("store append failed; closing the board", metadata: ["tb.error": "\(error)"])
         isClosed = true
         expiryTask?.cancel()
-        outbox.removeAll()
         unsaved.removeAll()
-        for subscriber in subscribers.values {
+        for subscriber in outbox.removeAll() {
             subscriber.disconnect(.unexpectedServerError, reason: "the board failed to store an edit; rejoin with since")
         }
-        subscribers.removeAll()
         participants.removeAll()
         resumeDurabilityWaiters()
     }
 
     // MARK: Outbox
 
-    private func enqueue(_ delivery: Delivery) {
-        outbox.append((revision, delivery))
+    private func enqueue(_ delivery: RoomOutbox<Outbound, TextFrame>.Delivery) {
+        outbox.add(delivery, at: revision)
     }
 
     /// Sends, in order, everything whose revision is durable. The frames are queued on each
     /// connection here; the writing happens on the event loops, one task per loop.
     private func deliverDurable() {
-        var delivered = 0
         var drains = DrainBatch()
-        for entry in outbox {
-            guard entry.revision <= durableRevision else { break }
-            delivered += 1
-            switch entry.delivery {
-            case .broadcast(let frame):
-                for subscriber in subscribers.values {
-                    switch subscriber.enqueue(frame) {
-                    case .queued: break
-                    case .needsDrain: drains.add(subscriber)
-                    case .refused: drop(subscriber)
-                    }
-                }
-            case .direct(let outbound, let frame):
-                if case .needsDrain = outbound.enqueue(frame) { drains.add(outbound) }
-            case .subscribe(let outbound):
-                subscribers[outbound.id] = outbound
+        for send in outbox.release(durable: durableRevision) {
+            switch send.connection.enqueue(send.frame) {
+            case .queued: break
+            case .needsDrain: drains.add(send.connection)
+            case .refused: drop(send.connection)
             }
         }
-        outbox.removeFirst(delivered)
         drains.schedule()
     }
 
     /// Forgets a subscriber whose connection is gone or fell too far behind.
     private func drop(_ subscriber: Outbound) {
-        subscribers[subscriber.id] = nil
+        outbox.remove(subscriber.id)
         if let participant = participants.removeValue(forKey: subscriber.id) { presenceChanged(participant.clientID) }
         if subscriber.didOverflow {
             logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])

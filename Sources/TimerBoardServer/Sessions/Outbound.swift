@@ -10,7 +10,7 @@ import Synchronization
 /// per frame. While the socket cannot take more (the peer is not reading), frames wait here;
 /// when a client falls more than `capacity` frames behind, it is disconnected (it resumes from
 /// its revision) instead of growing the server's memory.
-final class Outbound: Sendable {
+final class Outbound: Sendable, Identifiable {
     /// Unique per connection, for logs and for the room's subscriber table.
     let id: Int
     /// The connection negotiated permessage-deflate: it may be sent compressed frames.

@@ -18,23 +18,29 @@ struct TimerBoardCommand: AsyncParsableCommand {
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve boards over HTTP and WebSocket.")
+    /// Every flag's default comes from the server's one configuration type, never repeated here.
+    private static let defaults = ServerConfiguration()
 
-    @Option(help: "Address to listen on.") var host = "127.0.0.1"
-    @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
-    @Option(help: "Folder for the SQLite database.") var dataDirectory = "data"
-    @Option(help: "Folder of the browser client.") var webRoot = "web-static"
-    @Option(help: "Longest message accepted, in bytes.") var maxMessageBytes = 65_536
-    @Option(help: "Most operations in one edit.") var maxOpsPerEdit = 100
-    @Option(help: "Longest title, in characters.") var maxTitleLength = 200
-    @Option(help: "Most sections per board.") var maxSections = 1_000
-    @Option(help: "Most timers per board.") var maxTimers = 10_000
-    @Option(help: "Messages queued per connection before it is dropped as too slow.") var outboundQueueLimit = 1_024
-    @Option(help: "Changesets per board kept for resume.") var retainedChangesets = 1_000
-    @Option(help: "Store a board snapshot every this many revisions.") var snapshotInterval = 100
-    @Option(help: "Milliseconds to gather presence changes into one message.") var presenceIntervalMs = 50
-    @Option(help: "Milliseconds between pings; a connection silent for a whole interval is closed.") var heartbeatIntervalMs = 30_000
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    @Option(help: "Address to listen on.") var host = defaults.host
+    @Option(help: "Port to listen on (0 picks a free one).") var port = defaults.port
+    @Option(help: "Folder for the SQLite database.") var dataDirectory = defaults.dataDirectory
+    @Option(help: "Folder of the browser client.") var webRoot = defaults.webRoot
+    @Option(help: "Longest message accepted, in bytes.") var maxMessageBytes = defaults.limits.maxMessageBytes
+    @Option(help: "Most operations in one edit.") var maxOpsPerEdit = defaults.limits.maxOpsPerEdit
+    @Option(help: "Longest title, in characters.") var maxTitleLength = defaults.limits.board.maxTitleLength
+    @Option(help: "Most sections per board.") var maxSections = defaults.limits.board.maxSections
+    @Option(help: "Most timers per board.") var maxTimers = defaults.limits.board.maxTimers
+    @Option(help: "Messages queued per connection before it is dropped as too slow.") var outboundQueueLimit = defaults.outboundQueueLimit
+    @Option(help: "Changesets per board kept for resume.") var retainedChangesets = defaults.retainedChangesets
+    @Option(help: "Store a board snapshot every this many revisions.") var snapshotInterval = defaults.snapshotInterval
+    @Option(help: "Milliseconds to gather presence changes into one message.") var presenceIntervalMs = Serve.milliseconds(defaults.presenceInterval)
+    @Option(help: "Milliseconds between pings; a connection silent for a whole interval is closed.") var heartbeatIntervalMs = Serve.milliseconds(defaults.heartbeatInterval)
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate: snapshots go compressed to clients that accept it.")
-    var permessageDeflate = true
+    var permessageDeflate = defaults.permessageDeflate
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {

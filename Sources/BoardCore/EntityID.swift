@@ -1,8 +1,9 @@
 /// The identity of a section or a timer, unique across one board.
 ///
 /// Clients choose ids (so an optimistic insert can be shown at once), the board checks
-/// them: 1 to 64 characters of `A-Z a-z 0-9 _ -`. Ids are never reused within a board.
-public struct EntityID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+/// them: 1 to 64 characters of `A-Z a-z 0-9 _ -`. Ids are unique among the sections and
+/// timers a board holds now; an id deleted by an earlier edit may be added again.
+public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static let maxLength = 64
 
     public let rawValue: String
@@ -27,21 +28,6 @@ public struct EntityID: Hashable, Comparable, Sendable, Codable, CustomStringCon
     public var description: String { rawValue }
 
     public static func < (lhs: EntityID, rhs: EntityID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let id = EntityID(text) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "not a valid id: 1-64 characters of A-Z a-z 0-9 _ -")
-            )
-        }
-        self = id
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 extension EntityID: ExpressibleByStringLiteral {

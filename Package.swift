@@ -46,6 +46,20 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // permessage-deflate payloads (RFC 7692): compress a message, inflate one with a limit.
         .target(name: "WebSocketDeflate", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        // WebSocket plumbing, below the rooms: frames, per-connection queues and drains, the
+        // heartbeat, inbound assembly, deflate. Knows messages, not boards or sessions.
+        .target(
+            name: "TimerBoardTransport",
+            dependencies: [
+                "BoardProtocol",
+                "WebSocketDeflate",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The server: HTTP routes, WebSocket sessions, board rooms.
         .target(
             name: "TimerBoardServer",
@@ -53,6 +67,7 @@ let package = Package(
                 "BoardCore",
                 "BoardProtocol",
                 "BoardStore",
+                "TimerBoardTransport",
                 "WebSocketDeflate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -129,6 +144,11 @@ let package = Package(
         .testTarget(
             name: "BoardStoreTests",
             dependencies: ["BoardStore", "BoardCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TimerBoardTransportTests",
+            dependencies: ["TimerBoardTransport", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

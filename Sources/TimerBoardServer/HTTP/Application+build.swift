@@ -1,3 +1,4 @@
+import TimerBoardTransport
 import BoardCore
 import BoardProtocol
 import BoardStore

@@ -1,3 +1,4 @@
+import TimerBoardTransport
 import BoardCore
 import BoardProtocol
 import BoardStore
@@ -33,22 +34,22 @@ actor BoardRoom {
     /// The `presence` list a joiner gets, encoded once between two presence flushes. It may miss
     /// or have stale entries for clients touched since the last flush; the next
     /// `presenceChanged`, which every joiner receives, carries exactly those.
-    private var presenceListFrame: TextFrame?
+    private var presenceListFrame: OutboundFrame?
     /// Sends the gathered presence changes after `presenceInterval`; nil when none is waiting.
     private var presenceFlush: Task<Void, Never>?
     private var recentChangesets: ChangesetLog
     private var outcomes: OutcomeLog
     /// Deliveries waiting for their revision to be durable, and who is subscribed.
-    private var outbox = RoomOutbox<Outbound, TextFrame>()
+    private var outbox = RoomOutbox<Outbound, OutboundFrame>()
     /// Accepted edits not yet handed to the store.
     private var unsaved: [StoredChangeset] = []
     private var isSaving = false
     /// Set when the store failed or the room was unloaded; a closed room takes no more work.
     private(set) var isClosed = false
     /// The encoded snapshot of the current revision: a storm of joins encodes the board once.
-    private var snapshotFrame: (revision: Int64, frame: TextFrame)?
+    private var snapshotFrame: (revision: Int64, frame: OutboundFrame)?
     /// The same snapshot compressed, for connections that negotiated permessage-deflate.
-    private var deflatedSnapshotFrame: (revision: Int64, frame: TextFrame)?
+    private var deflatedSnapshotFrame: (revision: Int64, frame: OutboundFrame)?
     /// Callers waiting for a revision to be durable (a read over HTTP, a release): resumed
     /// with true once it is, with false when the store failed.
     private var durabilityWaiters: [(revision: Int64, continuation: CheckedContinuation<Bool, Never>)] = []
@@ -81,7 +82,7 @@ actor BoardRoom {
         recentChangesets = ChangesetLog(capacity: configuration.retainedChangesets, nextRevision: first)
         outcomes = OutcomeLog(limitPerClient: configuration.outcomesPerClient)
         for changeset in stored.recentChangesets {
-            let frame = TextFrame(.changes(Changeset(revision: changeset.revision, changes: changeset.changes)))
+            let frame = OutboundFrame(.changes(Changeset(revision: changeset.revision, changes: changeset.changes)))
             recentChangesets.append(frame, revision: changeset.revision)
             if let clientID = changeset.clientID, let opID = changeset.opID {
                 outcomes.record(.accepted(revision: changeset.revision), clientID: clientID, opID: opID)
@@ -156,7 +157,7 @@ actor BoardRoom {
         return .joined
     }
 
-    private func currentSnapshotFrame() -> TextFrame {
+    private func currentSnapshotFrame() -> OutboundFrame {
         if let cached = snapshotFrame, cached.revision == revision { return cached.frame }
         let frame = encode(.snapshot(snapshot()))
         snapshotFrame = (revision, frame)
@@ -165,16 +166,16 @@ actor BoardRoom {
 
     /// Encoding the whole list for every joiner made a crowd of N joining cost N² (half the
     /// server's CPU in a 1,000-client join storm); once per flush interval is enough.
-    private func currentPresenceListFrame() -> TextFrame {
+    private func currentPresenceListFrame() -> OutboundFrame {
         if let frame = presenceListFrame { return frame }
         let frame = encode(.presence(participants.values.map(\.presenceUser).sorted(by: Self.presenceOrder)))
         presenceListFrame = frame
         return frame
     }
 
-    private func currentDeflatedSnapshotFrame() -> TextFrame {
+    private func currentDeflatedSnapshotFrame() -> OutboundFrame {
         if let cached = deflatedSnapshotFrame, cached.revision == revision { return cached.frame }
-        let frame = TextFrame(deflating: currentSnapshotFrame())
+        let frame = OutboundFrame(deflating: currentSnapshotFrame())
         deflatedSnapshotFrame = (revision, frame)
         return frame
     }
@@ -404,7 +405,7 @@ actor BoardRoom {
 
     // MARK: Outbox
 
-    private func enqueue(_ delivery: RoomOutbox<Outbound, TextFrame>.Delivery) {
+    private func enqueue(_ delivery: RoomOutbox<Outbound, OutboundFrame>.Delivery) {
         outbox.add(delivery, at: revision)
     }
 
@@ -431,7 +432,7 @@ actor BoardRoom {
         }
     }
 
-    private nonisolated func encode(_ message: ServerMessage) -> TextFrame {
-        TextFrame(message)
+    private nonisolated func encode(_ message: ServerMessage) -> OutboundFrame {
+        OutboundFrame(message)
     }
 }

@@ -1,3 +1,4 @@
+import TimerBoardTransport
 import NIOCore
 
 /// The outcome of an edit, remembered so that a resent edit (same client id and op id) is
@@ -5,7 +6,7 @@ import NIOCore
 enum EditOutcome: Sendable {
     case accepted(revision: Int64)
     /// The encoded reject, sent again as it was.
-    case rejected(TextFrame)
+    case rejected(OutboundFrame)
 }
 
 /// The last outcomes per client, bounded per client (oldest forgotten first).

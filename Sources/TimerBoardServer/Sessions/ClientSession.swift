@@ -1,3 +1,4 @@
+import TimerBoardTransport
 import BoardCore
 import BoardProtocol
 import Foundation
@@ -161,6 +162,6 @@ struct ClientSession {
     }
 
     private func send(_ message: ServerMessage) {
-        outbound.send(TextFrame(message))
+        outbound.send(OutboundFrame(message))
     }
 }

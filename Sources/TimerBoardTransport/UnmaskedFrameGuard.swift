@@ -7,14 +7,14 @@ import NIOWebSocket
 ///
 /// It is added when the session starts, so frames decoded between the upgrade and that moment
 /// are not checked; every later one is.
-final class UnmaskedFrameGuard: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias InboundOut = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
+package final class UnmaskedFrameGuard: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = WebSocketFrame
+    package typealias InboundOut = WebSocketFrame
+    package typealias OutboundOut = WebSocketFrame
 
     private var hasFailed = false
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !hasFailed else { return }
         let frame = unwrapInboundIn(data)
         guard frame.maskKey == nil else {
@@ -32,7 +32,7 @@ final class UnmaskedFrameGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Adds the guard right after the frame decoder of `channel`'s pipeline.
-    static func install(on channel: any Channel) async throws {
+    package static func install(on channel: any Channel) async throws {
         try await channel.eventLoop.submit {
             let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
             try channel.pipeline.syncOperations.addHandler(UnmaskedFrameGuard(), position: .after(decoder))

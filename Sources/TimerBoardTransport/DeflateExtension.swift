@@ -7,46 +7,46 @@ import WebSocketDeflate
 /// Hummingbird's side of permessage-deflate: answers the offer (`DeflateNegotiation`) and
 /// inflates compressed client messages. It never compresses: the server's frames bypass
 /// hummingbird's writer, and only the shared snapshot frame is sent compressed.
-struct DeflateExtensionBuilder: WebSocketExtensionBuilder {
-    static let name = DeflateNegotiation.extensionName
+package struct DeflateExtensionBuilder: WebSocketExtensionBuilder {
+    package static let name = DeflateNegotiation.extensionName
     /// Most bytes a message may inflate to; one more tells the session it is too large.
-    let maxInflatedBytes: Int
+    package let maxInflatedBytes: Int
 
-    func clientRequestHeader() -> String { DeflateNegotiation.extensionName }
+    package func clientRequestHeader() -> String { DeflateNegotiation.extensionName }
 
-    func serverReponseHeader(to offer: WebSocketExtensionHTTPParameters) -> String? {
+    package func serverReponseHeader(to offer: WebSocketExtensionHTTPParameters) -> String? {
         DeflateNegotiation.accepts(offer) ? DeflateNegotiation.response : nil
     }
 
-    func serverExtension(from offer: WebSocketExtensionHTTPParameters) throws -> (any WebSocketExtension)? {
+    package func serverExtension(from offer: WebSocketExtensionHTTPParameters) throws -> (any WebSocketExtension)? {
         DeflateNegotiation.accepts(offer) ? DeflateExtension(maxInflatedBytes: maxInflatedBytes) : nil
     }
 
-    func clientExtension(from response: WebSocketExtensionHTTPParameters) throws -> (any WebSocketExtension)? { nil }
+    package func clientExtension(from response: WebSocketExtensionHTTPParameters) throws -> (any WebSocketExtension)? { nil }
 }
 
 extension WebSocketExtensionFactory {
     /// permessage-deflate as TimerBoard negotiates it (see `DeflateNegotiation`).
-    static func timerBoardDeflate(maxInflatedBytes: Int) -> Self {
+    package static func timerBoardDeflate(maxInflatedBytes: Int) -> Self {
         .init { DeflateExtensionBuilder(maxInflatedBytes: maxInflatedBytes) }
     }
 }
 
 /// One connection's inflation of compressed messages. A message's frames arrive in order on
 /// the connection's one reading task; the lock only satisfies Sendable.
-final class DeflateExtension: WebSocketExtension {
-    let name = DeflateNegotiation.extensionName
-    let maxInflatedBytes: Int
+package final class DeflateExtension: WebSocketExtension {
+    package let name = DeflateNegotiation.extensionName
+    package let maxInflatedBytes: Int
     /// The message being inflated, from its first frame (RSV1 set) to its last.
     private let current = Mutex<MessageInflater?>(nil)
 
-    init(maxInflatedBytes: Int) {
+    package init(maxInflatedBytes: Int) {
         self.maxInflatedBytes = maxInflatedBytes
     }
 
-    var reservedBits: WebSocketFrame.ReservedBits { .rsv1 }
+    package var reservedBits: WebSocketFrame.ReservedBits { .rsv1 }
 
-    func processReceivedFrame(_ frame: WebSocketFrame, context: WebSocketExtensionContext) async throws -> WebSocketFrame {
+    package func processReceivedFrame(_ frame: WebSocketFrame, context: WebSocketExtensionContext) async throws -> WebSocketFrame {
         try current.withLock { current in
             if frame.opcode != .continuation {
                 // A new message: compressed if and only if its first frame says so.
@@ -63,9 +63,9 @@ final class DeflateExtension: WebSocketExtension {
         }
     }
 
-    func processFrameToSend(_ frame: WebSocketFrame, context: WebSocketExtensionContext) async throws -> WebSocketFrame {
+    package func processFrameToSend(_ frame: WebSocketFrame, context: WebSocketExtensionContext) async throws -> WebSocketFrame {
         frame  // hummingbird sends only control frames here; they are never compressed
     }
 
-    func shutdown() async {}
+    package func shutdown() async {}
 }

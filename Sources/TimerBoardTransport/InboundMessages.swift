@@ -3,7 +3,7 @@ import HummingbirdWebSocket
 import NIOCore
 
 /// One message read from a connection: its bytes, or why it cannot be read.
-enum InboundMessage {
+package enum InboundMessage {
     case text(Data)
     /// A binary message: the protocol is JSON text only.
     case binary
@@ -12,23 +12,28 @@ enum InboundMessage {
 }
 
 /// Frames in an order RFC 6455 5.4 forbids: the connection must be failed with 1002.
-struct FragmentationViolation: Error, CustomStringConvertible {
-    let description: String
+package struct FragmentationViolation: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// Assembles WebSocket frames into messages, keeping at most `maxBytes` of one message.
 ///
 /// `WebSocketInboundStream.messages(maxSize:)` closes the connection on an oversized message;
 /// reading frames here instead lets the server answer `too_large` and keep the connection.
-struct InboundMessages: AsyncSequence {
-    let frames: WebSocketInboundStream
-    let maxBytes: Int
+package struct InboundMessages: AsyncSequence {
+    package let frames: WebSocketInboundStream
+    package let maxBytes: Int
 
-    struct AsyncIterator: AsyncIteratorProtocol {
+    package init(frames: WebSocketInboundStream, maxBytes: Int) {
+        self.frames = frames
+        self.maxBytes = maxBytes
+    }
+
+    package struct AsyncIterator: AsyncIteratorProtocol {
         var frames: WebSocketInboundStream.AsyncIterator
         let maxBytes: Int
 
-        mutating func next() async throws -> InboundMessage? {
+        package mutating func next() async throws -> InboundMessage? {
             var buffer = ByteBuffer()
             var byteCount = 0
             var isText = true
@@ -55,7 +60,7 @@ struct InboundMessages: AsyncSequence {
         }
     }
 
-    func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(frames: frames.makeAsyncIterator(), maxBytes: maxBytes)
     }
 }

@@ -7,20 +7,20 @@ import WebSocketDeflate
 ///
 /// The server's frames are unmasked, so the bytes are the same for every receiver: a changeset
 /// is encoded and framed once and the same buffer goes to every subscriber.
-struct TextFrame: Sendable {
-    let bytes: ByteBuffer
+package struct OutboundFrame: Sendable {
+    package let bytes: ByteBuffer
 
-    init(_ message: ServerMessage) {
+    package init(_ message: ServerMessage) {
         self.init(payload: message.encoded())
     }
 
     /// `frame`'s message compressed, for connections that negotiated permessage-deflate: RSV1
     /// set, payload deflated with no context, so any such connection can take the same frame.
-    init(deflating frame: TextFrame) {
+    package init(deflating frame: OutboundFrame) {
         self.init(payload: MessageDeflate.compress(Array(frame.payload)), isCompressed: true)
     }
 
-    init(payload: [UInt8], isCompressed: Bool = false) {
+    package init(payload: [UInt8], isCompressed: Bool = false) {
         var bytes = ByteBuffer()
         bytes.reserveCapacity(payload.count + 10)
         bytes.writeInteger(UInt8(isCompressed ? 0xC1 : 0x81))  // FIN (+ RSV1) + opcode 1 (text)
@@ -40,14 +40,14 @@ struct TextFrame: Sendable {
     }
 
     /// An empty ping (FIN + opcode 9, no payload).
-    static let ping = TextFrame(bytes: ByteBuffer(bytes: [0x89, 0x00]))
+    package static let ping = OutboundFrame(bytes: ByteBuffer(bytes: [0x89, 0x00]))
 
     private init(bytes: ByteBuffer) {
         self.bytes = bytes
     }
 
     /// The frame's payload: its bytes after the header.
-    var payload: ByteBufferView {
+    package var payload: ByteBufferView {
         let headerLength =
             switch bytes.getInteger(at: bytes.readerIndex + 1, as: UInt8.self) {
             case 126: 4

@@ -10,25 +10,25 @@ import Synchronization
 /// per frame. While the socket cannot take more (the peer is not reading), frames wait here;
 /// when a client falls more than `capacity` frames behind, it is disconnected (it resumes from
 /// its revision) instead of growing the server's memory.
-final class Outbound: Sendable, Identifiable {
+package final class Outbound: Sendable, Identifiable {
     /// Unique per connection, for logs and for the room's subscriber table.
-    let id: Int
+    package let id: Int
     /// The connection negotiated permessage-deflate: it may be sent compressed frames.
-    let acceptsDeflate: Bool
+    package let acceptsDeflate: Bool
     /// The most frames queued at once; one more and the connection is dropped as too slow.
-    let capacity: Int
+    package let capacity: Int
     private let state = Mutex(State())
     /// The handler that writes into the channel; set by `attach`, used on its event loop only.
     private let writer: NIOLoopBoundBox<FrameWriter?>
     /// The event loop the connection's writes happen on.
-    let eventLoop: any EventLoop
+    package let eventLoop: any EventLoop
     /// Something arrived from the peer since the heartbeat last looked (set by `FrameWriter`).
     private let heardFrom = Atomic<Bool>(true)
     /// Closes the WebSocket with a code and reason; set by `attach`, called at most once.
     private let close = Mutex<(@Sendable (WebSocketErrorCode, String) -> Void)?>(nil)
 
     private struct State {
-        var frames: [TextFrame] = []
+        var frames: [OutboundFrame] = []
         /// A drain is queued on the event loop; no need to queue another.
         var drainScheduled = false
         /// False while the channel's send buffer is full.
@@ -38,7 +38,7 @@ final class Outbound: Sendable, Identifiable {
     }
 
     /// An outbound queue for a connection on `eventLoop`; `attach` it before sending.
-    init(id: Int, capacity: Int, acceptsDeflate: Bool = false, eventLoop: any EventLoop) {
+    package init(id: Int, capacity: Int, acceptsDeflate: Bool = false, eventLoop: any EventLoop) {
         self.id = id
         self.acceptsDeflate = acceptsDeflate
         self.capacity = capacity
@@ -50,7 +50,7 @@ final class Outbound: Sendable, Identifiable {
     /// already framed, so they skip every handler. Hummingbird's own frames (pongs, close) come
     /// through the pipeline as whole frames too, so the two never interleave within a frame.
     /// `close` closes the WebSocket when the queue overflows or `disconnect` is called.
-    func attach(to channel: any Channel, close: @escaping @Sendable (WebSocketErrorCode, String) -> Void) async throws {
+    package func attach(to channel: any Channel, close: @escaping @Sendable (WebSocketErrorCode, String) -> Void) async throws {
         self.close.withLock { $0 = close }
         try await eventLoop.submit {
             let handler = FrameWriter(outbound: self)
@@ -60,7 +60,7 @@ final class Outbound: Sendable, Identifiable {
     }
 
     /// What `enqueue` did.
-    enum Enqueued {
+    package enum Enqueued {
         case queued
         /// Queued, and the queue needs a drain on the event loop: call `drain()` there.
         case needsDrain
@@ -71,7 +71,7 @@ final class Outbound: Sendable, Identifiable {
     /// Queues a frame and drains it soon. Returns false when the connection is gone or has just
     /// overflowed.
     @discardableResult
-    func send(_ frame: TextFrame) -> Bool {
+    package func send(_ frame: OutboundFrame) -> Bool {
         switch enqueue(frame) {
         case .queued: return true
         case .needsDrain:
@@ -83,7 +83,7 @@ final class Outbound: Sendable, Identifiable {
 
     /// Queues a frame; the caller schedules the drain (a broadcast schedules one per event
     /// loop for all its connections, see `DrainBatch`).
-    func enqueue(_ frame: TextFrame) -> Enqueued {
+    package func enqueue(_ frame: OutboundFrame) -> Enqueued {
         enum Outcome {
             case enqueued(Enqueued)
             case overflowed
@@ -110,21 +110,21 @@ final class Outbound: Sendable, Identifiable {
     }
 
     /// Whether the peer sent anything since the last call; resets it.
-    func takeHeardFrom() -> Bool {
+    package func takeHeardFrom() -> Bool {
         heardFrom.exchange(false, ordering: .relaxed)
     }
 
     /// True once a frame was refused because the queue was full.
-    var didOverflow: Bool { state.withLock(\.overflowed) }
+    package var didOverflow: Bool { state.withLock(\.overflowed) }
 
     /// Takes no more frames; what is queued is still written.
-    func finish() {
+    package func finish() {
         state.withLock { $0.isOpen = false }
         close.withLock { $0 = nil }
     }
 
     /// Takes no more frames and closes the connection.
-    func disconnect(_ code: WebSocketErrorCode, reason: String) {
+    package func disconnect(_ code: WebSocketErrorCode, reason: String) {
         state.withLock { $0.isOpen = false }
         close.withLock { close in
             defer { close = nil }
@@ -135,8 +135,8 @@ final class Outbound: Sendable, Identifiable {
     // MARK: On the event loop
 
     /// Writes every queued frame and flushes once. On the event loop.
-    func drain() {
-        let frames = state.withLock { state -> [TextFrame] in
+    package func drain() {
+        let frames = state.withLock { state -> [OutboundFrame] in
             state.drainScheduled = false
             guard state.writable else { return [] }
             let frames = state.frames
@@ -173,26 +173,26 @@ final class Outbound: Sendable, Identifiable {
 /// The first handler of a WebSocket connection's pipeline: writes the outbound queue's frames
 /// to the socket and tells the queue when the socket is full. On its event loop only.
 private final class FrameWriter: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+    package typealias InboundIn = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
 
     private let outbound: Outbound
     private var context: ChannelHandlerContext?
 
-    init(outbound: Outbound) {
+    package init(outbound: Outbound) {
         self.outbound = outbound
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         outbound.writerRemoved()
     }
 
-    func write(_ frames: [TextFrame]) {
+    package func write(_ frames: [OutboundFrame]) {
         guard let context, context.channel.isActive else { return }
         for frame in frames {
             context.write(wrapOutboundOut(frame.bytes), promise: nil)
@@ -200,12 +200,12 @@ private final class FrameWriter: ChannelInboundHandler {
         context.flush()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         outbound.heardFromPeer()
         context.fireChannelRead(data)
     }
 
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
         outbound.writabilityChanged(to: context.channel.isWritable)
         context.fireChannelWritabilityChanged()
     }

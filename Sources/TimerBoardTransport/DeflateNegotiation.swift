@@ -6,12 +6,12 @@ import HummingbirdWebSocket
 /// The server compresses only what is big and shared, a board's snapshot, once per revision
 /// for every connection. That needs `server_no_context_takeover`. It also asks the client for
 /// `client_no_context_takeover`, so no connection keeps a 32 KB inflate window while it idles.
-enum DeflateNegotiation {
-    static let extensionName = "permessage-deflate"
-    static let response = "permessage-deflate; server_no_context_takeover; client_no_context_takeover"
+package enum DeflateNegotiation {
+    package static let extensionName = "permessage-deflate"
+    package static let response = "permessage-deflate; server_no_context_takeover; client_no_context_takeover"
 
     /// Whether the server accepts this one offer.
-    static func accepts(_ offer: WebSocketExtensionHTTPParameters) -> Bool {
+    package static func accepts(_ offer: WebSocketExtensionHTTPParameters) -> Bool {
         guard offer.name == extensionName else { return false }
         for (name, value) in offer.parameters {
             switch name {
@@ -33,7 +33,7 @@ enum DeflateNegotiation {
 
     /// Whether a WebSocket upgrade request carries an offer the server accepts: the same
     /// answer the handshake gave, for the session to know what it may send.
-    static func isNegotiated(by requestHeaders: HTTPFields) -> Bool {
+    package static func isNegotiated(by requestHeaders: HTTPFields) -> Bool {
         WebSocketExtensionHTTPParameters.parseHeaders(requestHeaders).contains(where: accepts)
     }
 }

@@ -1,15 +1,15 @@
 import NIOCore
 import Testing
 
-@testable import TimerBoardServer
+@testable import TimerBoardTransport
 
 /// The server frames its messages itself (once per changeset, for every subscriber), so the
 /// header must follow RFC 6455 §5.2 at each length boundary.
-@Suite struct TextFrameTests {
+@Suite struct OutboundFrameTests {
     @Test(arguments: [0, 1, 125, 126, 127, 65_535, 65_536, 70_000])
     func headerCarriesTheLengthInTheSmallestForm(length: Int) throws {
         let payload = [UInt8](repeating: UInt8(ascii: "x"), count: length)
-        let frame = TextFrame(payload: payload).bytes
+        let frame = OutboundFrame(payload: payload).bytes
         let bytes = try #require(frame.getBytes(at: frame.readerIndex, length: frame.readableBytes))
         #expect(bytes[0] == 0x81, "FIN and the text opcode")
         let (declared, headerLength): (Int, Int) =

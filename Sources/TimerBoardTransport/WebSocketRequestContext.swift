@@ -12,35 +12,35 @@ import Synchronization
 /// (`releaseWebSocketReference`), which breaks the cycle. The channel is then held strongly: a
 /// weak reference moves an object's reference counts to a side table, and the channel is
 /// retained and released on every write.
-struct TimerBoardWebSocketContext: RequestContext, WebSocketRequestContext {
-    var coreContext: CoreRequestContextStorage
-    let channel: any Channel
+package struct TimerBoardWebSocketContext: RequestContext, WebSocketRequestContext {
+    package var coreContext: CoreRequestContextStorage
+    package let channel: any Channel
     private let slot: WebSocketReferenceSlot<Self>
 
-    var webSocket: WebSocketHandlerReference<Self> { slot.reference }
+    package var webSocket: WebSocketHandlerReference<Self> { slot.reference }
 
-    init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
         slot = WebSocketReferenceSlot()
     }
 
     /// Lets go of hummingbird's handler box; call when the connection's handler returns.
-    func releaseWebSocketReference() {
+    package func releaseWebSocketReference() {
         slot.release()
     }
 }
 
 /// Holds hummingbird's `WebSocketHandlerReference` until the connection ends.
-final class WebSocketReferenceSlot<Context: WebSocketRequestContext>: Sendable {
+package final class WebSocketReferenceSlot<Context: WebSocketRequestContext>: Sendable {
     private let held = Mutex<WebSocketHandlerReference<Context>?>(WebSocketHandlerReference())
 
     /// The reference; a fresh, empty one once released (nothing reads it then).
-    var reference: WebSocketHandlerReference<Context> {
+    package var reference: WebSocketHandlerReference<Context> {
         held.withLock { $0 } ?? WebSocketHandlerReference()
     }
 
-    func release() {
+    package func release() {
         held.withLock { $0 = nil }
     }
 }

@@ -8,24 +8,24 @@ import Synchronization
 ///
 /// Hummingbird's own auto-ping does the same with a task, a sleep and a timer per connection:
 /// about 3.8 KB of every idle connection's memory (docs/performance.md).
-final class Heartbeat: Service, Sendable {
-    let interval: Duration
+package final class Heartbeat: Service, Sendable {
+    package let interval: Duration
     private let connections = Mutex<[Int: Outbound]>([:])
 
-    init(interval: Duration) {
+    package init(interval: Duration) {
         self.interval = interval
     }
 
-    func register(_ outbound: Outbound) {
+    package func register(_ outbound: Outbound) {
         connections.withLock { $0[outbound.id] = outbound }
     }
 
-    func unregister(_ outbound: Outbound) {
+    package func unregister(_ outbound: Outbound) {
         connections.withLock { $0[outbound.id] = nil }
     }
 
     /// One beat: ping who answered, close who did not.
-    func beat() {
+    package func beat() {
         let all = connections.withLock { Array($0.values) }
         for outbound in all {
             if outbound.takeHeardFrom() {
@@ -36,7 +36,7 @@ final class Heartbeat: Service, Sendable {
         }
     }
 
-    func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while true {
                 // Cancelled when the server stops: a normal end, not an error to report.

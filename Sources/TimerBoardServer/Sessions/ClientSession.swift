@@ -136,8 +136,9 @@ struct ClientSession {
         }
     }
 
-    /// Moves the connection to another board (or the same one, afresh). A join that fails
-    /// leaves the connection where it was.
+    /// Moves the connection to another board (or the same one, afresh). A join naming no board
+    /// leaves the connection where it was; one that meets the board reloading three times in a
+    /// row has left the old board and is on none (the client is told `internal`, and joins again).
     private func joinBoard(_ join: ClientMessage.Join, clientID: String, state: inout State) async throws {
         // A room can close between lookup and join (it went idle); the registry then loads anew.
         for _ in 0..<3 {

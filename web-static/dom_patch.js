@@ -26,7 +26,7 @@
 //   #sound-toggle                               checkbox: beep when a timer finishes (off by default)
 //   input.remote-changed                        a field someone else changed while you were typing in it
 //   form.add-section [name=title]               the "add section" form
-//   #connection[data-state=connecting|live|reconnecting|offline][data-pending=N]
+//   #connection[data-state=connecting|live|joining|reconnecting|offline][data-pending=N]
 //   #toasts                                     role=status live region for messages
 //   #presence > li[data-client-id]              the others on the board: .user-dot (their colour) and .presence-name
 //   #user-name                                  this user's display name (form.name-form); .me-dot their colour

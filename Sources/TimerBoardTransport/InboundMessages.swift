@@ -9,11 +9,9 @@ package enum InboundMessage {
     case binary
     /// Longer than the server reads at all; its bytes were discarded.
     case oversized(byteCount: Int)
-}
-
-/// Frames in an order RFC 6455 5.4 forbids: the connection must be failed with 1002.
-package struct FragmentationViolation: Error, CustomStringConvertible {
-    package let description: String
+    /// Frames in an order RFC 6455 5.4 forbids: the connection must be failed with 1002. Only
+    /// frames read before `FrameRulesGuard` was in place get here; it answers the rest itself.
+    case fragmentationError(String)
 }
 
 /// Assembles WebSocket frames into messages, keeping at most `maxBytes` of one message.
@@ -40,9 +38,9 @@ package struct InboundMessages: AsyncSequence {
             var isInMessage = false
             while let frame = try await frames.next() {
                 if frame.opcode == .continuation {
-                    guard isInMessage else { throw FragmentationViolation(description: "a continuation frame with no message started") }
+                    guard isInMessage else { return .fragmentationError("a continuation frame with no message started") }
                 } else {
-                    guard !isInMessage else { throw FragmentationViolation(description: "a new message inside a fragmented one") }
+                    guard !isInMessage else { return .fragmentationError("a new message inside a fragmented one") }
                     isInMessage = true
                     isText = frame.opcode == .text
                 }

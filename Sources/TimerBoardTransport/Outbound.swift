@@ -52,9 +52,12 @@ package final class Outbound: Sendable, Identifiable {
     /// `close` closes the WebSocket when the queue overflows or `disconnect` is called.
     package func attach(to channel: any Channel, close: @escaping @Sendable (WebSocketErrorCode, String) -> Void) async throws {
         self.close.withLock { $0 = close }
+        // One hop to the event loop for both handlers: every await here grows the session
+        // task's stack for as long as the connection lives (two hops cost ~3.5 KB per idle one).
         try await eventLoop.submit {
             let handler = FrameWriter(outbound: self)
             try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+            try FrameRulesGuard.add(to: channel.pipeline.syncOperations)
             self.writer.value = handler
         }.get()
     }

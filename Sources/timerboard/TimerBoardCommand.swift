@@ -38,7 +38,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Changesets per board kept for resume.") var retainedChangesets = defaults.retainedChangesets
     @Option(help: "Store a board snapshot every this many revisions.") var snapshotInterval = defaults.snapshotInterval
     @Option(help: "Milliseconds to gather presence changes into one message.") var presenceIntervalMs = Serve.milliseconds(defaults.presenceInterval)
-    @Option(help: "Milliseconds between pings; a connection silent for a whole interval is closed.") var heartbeatIntervalMs = Serve.milliseconds(defaults.heartbeatInterval)
+    @Option(help: "Milliseconds between pings; a connection silent for a whole interval is closed.") var heartbeatIntervalMs = Serve.milliseconds(
+        defaults.heartbeatInterval
+    )
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate: snapshots go compressed to clients that accept it.")
     var permessageDeflate = defaults.permessageDeflate
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"

@@ -25,7 +25,14 @@ import Testing
         for step in 0..<100_000 {
             let section = Self.sections.randomElement(using: &rng)!
             let list = model[section]!
-            let (operation, expected, touched) = randomOperation(in: section, list: list, model: model, hotAnchor: &hotAnchor, nextID: &nextID, rng: &rng)
+            let (operation, expected, touched) = randomOperation(
+                in: section,
+                list: list,
+                model: model,
+                hotAnchor: &hotAnchor,
+                nextID: &nextID,
+                rng: &rng
+            )
             let changes = try board.apply([operation], now: 0)
             if changes.count > 2 { rekeys += 1 }
             for (id, ids) in expected { model[id] = ids }

@@ -1,4 +1,3 @@
-import TimerBoardTransport
 import BoardCore
 import BoardProtocol
 import BoardStore
@@ -7,6 +6,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import Synchronization
+import TimerBoardTransport
 
 /// Builds the whole server on the embedded default store: SQLite in the data directory.
 public func buildApplication(

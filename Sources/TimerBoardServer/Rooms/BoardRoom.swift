@@ -1,10 +1,10 @@
-import TimerBoardTransport
 import BoardCore
 import BoardProtocol
 import BoardStore
 import Logging
 import NIOCore
 import NIOWebSocket
+import TimerBoardTransport
 
 /// The single owner of one live board.
 ///

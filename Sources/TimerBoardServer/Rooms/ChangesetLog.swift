@@ -1,5 +1,5 @@
-import TimerBoardTransport
 import NIOCore
+import TimerBoardTransport
 
 /// The most recent encoded changesets of a board, for clients that resume from a revision.
 struct ChangesetLog {

@@ -1,5 +1,5 @@
-import TimerBoardTransport
 import NIOCore
+import TimerBoardTransport
 
 /// The outcome of an edit, remembered so that a resent edit (same client id and op id) is
 /// answered with it instead of being applied twice.

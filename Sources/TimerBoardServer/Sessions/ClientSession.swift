@@ -1,4 +1,3 @@
-import TimerBoardTransport
 import BoardCore
 import BoardProtocol
 import Foundation
@@ -6,6 +5,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
+import TimerBoardTransport
 
 /// One WebSocket connection: reads client messages in order and answers them. Everything the
 /// connection is sent goes through its `Outbound` queue, straight into the channel.

@@ -43,6 +43,8 @@ struct Serve: AsyncParsableCommand {
     )
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate: snapshots go compressed to clients that accept it.")
     var permessageDeflate = defaults.permessageDeflate
+    @Option(help: "An origin (https://host[:port]) whose pages may use this server besides its own; repeatable.")
+    var allowedOrigin: [String] = defaults.allowedOrigins
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {
@@ -62,6 +64,7 @@ struct Serve: AsyncParsableCommand {
         configuration.presenceInterval = .milliseconds(presenceIntervalMs)
         configuration.permessageDeflate = permessageDeflate
         configuration.heartbeatInterval = .milliseconds(heartbeatIntervalMs)
+        configuration.allowedOrigins = allowedOrigin
 
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

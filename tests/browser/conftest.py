@@ -56,6 +56,9 @@ def user(browser, server, board):
         page.gate = socket_gate
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(error))
+        # What the Content-Security-Policy blocked is an error of the page too.
+        page.on("console", lambda message: page.errors.append(message.text)
+                if message.type == "error" and "Content Security Policy" in message.text else None)
         page.goto(server.http + (path if path is not None else f"/b/{board_id or board}"))
         if path is None:
             wait_live(page)
@@ -389,6 +392,9 @@ def user_with_script(browser, server, board):
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(error))
+        # What the Content-Security-Policy blocked is an error of the page too.
+        page.on("console", lambda message: page.errors.append(message.text)
+                if message.type == "error" and "Content Security Policy" in message.text else None)
         page.goto(f"{server.http}/b/{board}")
         wait_live(page)
         return page

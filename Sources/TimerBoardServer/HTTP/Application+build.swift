@@ -57,6 +57,8 @@ public func buildApplication(
 
 func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry, logger: Logger) -> Router<BasicRequestContext> {
     let router = Router()
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: OriginCheckMiddleware(policy: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))))
     router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
     router.get("/health") { _, _ in
         // How many boards are in memory tells an operator (and a test) that idle boards leave.
@@ -83,7 +85,13 @@ func buildWebSocketRouter(
 ) -> Router<TimerBoardWebSocketContext> {
     let router = Router(context: TimerBoardWebSocketContext.self)
     let connectionCounter = Atomic<Int>(0)
-    router.ws("/ws") { inbound, outbound, context in
+    let originPolicy = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
+    // A page of another site must not open the socket with its visitor's browser (cross-site
+    // WebSocket hijacking). Hummingbird answers every refused upgrade with 400.
+    router.ws("/ws", shouldUpgrade: { request, _ in originPolicy.allows(request.head) ? .upgrade([:]) : .dontUpgrade }) {
+        inbound,
+        outbound,
+        context in
         defer { context.requestContext.releaseWebSocketReference() }
         let channel = context.requestContext.channel
         let connectionID = connectionCounter.wrappingAdd(1, ordering: .relaxed).newValue

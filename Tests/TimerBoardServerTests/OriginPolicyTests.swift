@@ -12,6 +12,7 @@ import Testing
             ("https://evil.example", "127.0.0.1:8080", false),
             ("http://127.0.0.1:8081", "127.0.0.1:8080", false),  // another port is another origin
             ("null", "127.0.0.1:8080", false),  // a sandboxed frame or a file
+        ("ws://127.0.0.1", "127.0.0.1:8080", true),  // a WebSocket client library, not a page
             ("http://127.0.0.1:8080", nil, false),
         ] as [(String?, String?, Bool)]
     )

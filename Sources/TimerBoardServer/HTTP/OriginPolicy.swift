@@ -12,6 +12,9 @@ struct OriginPolicy: Sendable {
     /// Whether a request with these `Origin` and `Host` headers may go on.
     func allows(origin: String?, host: String?) -> Bool {
         guard let origin else { return true }
+        // A browser page's origin is http(s); WebSocket client libraries (hummingbird's among
+        // them) send their ws(s) URL without the port. A page cannot set `Origin` itself.
+        if origin.hasPrefix("ws://") || origin.hasPrefix("wss://") { return true }
         if allowedOrigins.contains(origin) { return true }
         // The server's own pages: the origin's host[:port] is the Host the request was sent to,
         // whatever the scheme (a TLS proxy in front changes it).

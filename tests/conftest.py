@@ -5,6 +5,7 @@ import re
 import signal
 import subprocess
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -93,6 +94,20 @@ class ServerProcess:
                                          headers={"Content-Type": "application/json"}, method="POST")
         with urllib.request.urlopen(request) as response:
             return json.load(response)["id"]
+
+    def post_board(self, body: bytes, headers=None):
+        """`POST /api/boards` as given: (status, parsed body), also for 4xx and 5xx answers."""
+        request = urllib.request.Request(self.http + "/api/boards", data=body, method="POST",
+                                         headers={"Content-Type": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(request) as response:
+                return response.status, json.load(response)
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def board_count(self) -> int:
+        with urllib.request.urlopen(self.http + "/api/boards") as response:
+            return len(json.load(response)["boards"])
 
     def snapshot(self, board: str) -> dict:
         with urllib.request.urlopen(f"{self.http}/api/boards/{board}") as response:

@@ -4,7 +4,6 @@ again it creates boards as before. The disk is a real, tiny tmpfs that the test 
 import json
 import os
 import subprocess
-import urllib.error
 import urllib.request
 
 import pytest
@@ -25,13 +24,18 @@ def tiny_disk(tmp_path):
 
 
 def post_board(server, title):
-    request = urllib.request.Request(server.http + "/api/boards", data=json.dumps({"title": title}).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
+    return server.post_board(json.dumps({"title": title}).encode())
+
+
+def fill(path):
+    """Writes zeros into `path` until the disk is full."""
+    with open(path, "wb") as file:
+        try:
+            while True:
+                file.write(b"\0" * 65536)
+                file.flush()
+        except OSError:
+            pass
 
 
 def test_a_full_disk_answers_503_with_the_error_shape_and_the_server_stays_up(tiny_disk, tmp_path):
@@ -39,13 +43,7 @@ def test_a_full_disk_answers_503_with_the_error_shape_and_the_server_stays_up(ti
     try:
         assert post_board(server, "before")[0] == 201
         filler = tiny_disk / "filler"
-        with open(filler, "wb") as file:
-            try:
-                while True:
-                    file.write(b"\0" * 65536)
-                    file.flush()
-            except OSError:
-                pass
+        fill(filler)
         # SQLite may still write into WAL pages it already has; the disk runs out soon after.
         answers = [post_board(server, f"board {n} " + "x" * 150) for n in range(200)]
         statuses = {status for status, _ in answers}
@@ -62,15 +60,6 @@ def test_a_full_disk_answers_503_with_the_error_shape_and_the_server_stays_up(ti
     finally:
         server.stop()
 
-
-def fill(path):
-    with open(path, "wb") as file:
-        try:
-            while True:
-                file.write(b"\0" * 65536)
-                file.flush()
-        except OSError:
-            pass
 
 
 def test_edits_on_a_full_disk_are_never_acked_and_no_acked_edit_is_lost(tiny_disk, tmp_path):

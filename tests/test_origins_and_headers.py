@@ -2,10 +2,8 @@
 socket or change state over HTTP; scripts (no Origin) and the server's own pages can; every
 response carries the security headers."""
 import base64
-import json
 import os
 import socket
-import urllib.error
 import urllib.request
 
 
@@ -28,20 +26,7 @@ def upgrade_status(port, origin=None):
 
 
 def post(server, origin=None):
-    headers = {"Content-Type": "application/json"}
-    if origin:
-        headers["Origin"] = origin
-    request = urllib.request.Request(server.http + "/api/boards", data=b'{"title":"x"}', headers=headers, method="POST")
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-
-
-def board_count(server):
-    with urllib.request.urlopen(server.http + "/api/boards") as response:
-        return len(json.load(response)["boards"])
+    return server.post_board(b'{"title":"x"}', {"Origin": origin} if origin else None)
 
 
 def test_a_page_of_another_site_cannot_open_the_socket_or_create_a_board(server_factory):
@@ -54,10 +39,10 @@ def test_a_page_of_another_site_cannot_open_the_socket_or_create_a_board(server_
     assert upgrade_status(server.port, "https://evil.example") == 400, "hummingbird answers a refused upgrade with 400"
     assert upgrade_status(server.port, f"http://127.0.0.1:{server.port + 1}") == 400, "another port is another origin"
 
-    before = board_count(server)
+    before = server.board_count()
     status, answer = post(server, "https://evil.example")
     assert status == 403 and answer["type"] == "error" and answer["code"] == "forbidden", (status, answer)
-    assert board_count(server) == before, "nothing was created"
+    assert server.board_count() == before, "nothing was created"
     assert post(server, own)[0] == 201
     assert post(server, "https://kitchen.example")[0] == 201
     assert post(server)[0] == 201

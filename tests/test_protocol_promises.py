@@ -3,26 +3,9 @@ script written only from the document would see it (issue 12)."""
 import json
 import sqlite3
 import struct
-import os
-import urllib.error
 import urllib.request
 
 from raw_websocket import RawClient
-
-
-def post(server, body: bytes, content_type="application/json"):
-    request = urllib.request.Request(server.http + "/api/boards", data=body, method="POST",
-                                     headers={"Content-Type": content_type})
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-
-
-def board_count(server) -> int:
-    with urllib.request.urlopen(server.http + "/api/boards") as response:
-        return len(json.load(response)["boards"])
 
 
 def greeted(server, client_id="c1"):
@@ -39,14 +22,14 @@ def joined(server, board, client_id="c1"):
 
 
 def test_a_create_request_that_is_not_a_json_object_gets_a_4xx_with_the_error_shape_and_creates_nothing(server):
-    before = board_count(server)
+    before = server.board_count()
     for body, code in [(b"not json", "bad_json"), (b"[1,2]", "bad_json"), (b'"Kitchen"', "bad_json"),
                        (b'{"title": 5}', "invalid_field"), (b"x" * 20_000, "too_large")]:
-        status, answer = post(server, body)
+        status, answer = server.post_board(body)
         assert 400 <= status < 500, (body[:20], status)
         assert answer["type"] == "error" and answer["code"] == code and answer["message"], answer
-    assert board_count(server) == before
-    status, answer = post(server, b'{"title":"Kitchen"}')
+    assert server.board_count() == before
+    status, answer = server.post_board(b'{"title":"Kitchen"}')
     assert status == 201 and answer["title"] == "Kitchen"
 
 
@@ -73,6 +56,17 @@ def test_an_op_id_is_counted_in_characters_with_a_byte_bound(server):
         answer = client.message()
         assert answer["type"] == "error" and answer["code"] == "invalid_field", answer
     client.close()
+
+
+def editor_at_revision(server, board, revision):
+    """A joined client that has brought the board to `revision`: a section, then renames."""
+    editor = joined(server, board, "editor")
+    editor.until("snapshot")
+    for n in range(1, revision + 1):
+        op = {"op": "addSection", "id": "s1", "title": "S"} if n == 1 else {"op": "updateSection", "id": "s1", "title": f"T{n}"}
+        editor.send({"type": "edit", "opId": str(n), "ops": [op]})
+        assert editor.until("ack")["rev"] == n
+    return editor
 
 
 def close_code(client) -> int:
@@ -122,12 +116,7 @@ def test_frames_rfc_6455_forbids_fail_the_connection_with_1002(server):
 def test_the_resume_window_is_exactly_the_retained_changesets(server_factory):
     server = server_factory(["--retained-changesets", "10"]).start()
     board = server.create_board("Window")
-    editor = joined(server, board, "editor")
-    editor.until("snapshot")
-    for n in range(1, 31):
-        editor.send({"type": "edit", "opId": str(n), "ops": [
-            {"op": "addSection", "id": f"s{n}", "title": "S"} if n == 1 else {"op": "updateSection", "id": "s1", "title": f"T{n}"}]})
-        editor.until("ack")
+    editor = editor_at_revision(server, board, 30)
     for behind, expected in [(10, "resume"), (11, "snapshot")]:
         client = greeted(server, f"late-{behind}")
         client.send({"type": "join", "board": board, "since": 30 - behind})
@@ -141,12 +130,7 @@ def test_a_catch_up_that_would_not_fit_the_queue_goes_as_a_snapshot(server_facto
     # catch-up itself overflows the queue and the server closes it with 1008, again and again.
     server = server_factory(["--outbound-queue-limit", "16"]).start()
     board = server.create_board("Catch-up")
-    editor = joined(server, board, "editor")
-    editor.until("snapshot")
-    for n in range(1, 21):
-        editor.send({"type": "edit", "opId": str(n), "ops": [
-            {"op": "addSection", "id": "s1", "title": "S"} if n == 1 else {"op": "updateSection", "id": "s1", "title": f"T{n}"}]})
-        editor.until("ack")
+    editor = editor_at_revision(server, board, 20)
     client = greeted(server, "behind")
     client.send({"type": "join", "board": board, "since": 0})
     snapshot = client.message()

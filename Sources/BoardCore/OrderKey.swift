@@ -71,8 +71,8 @@ public struct OrderKey: Hashable, Comparable, Sendable, CustomStringConvertible 
     public static func between(_ lower: OrderKey?, _ upper: OrderKey?) -> OrderKey {
         let low = lower.map { Array($0.rawValue.utf8) }
         let high = upper.map { Array($0.rawValue.utf8) }
-        precondition(lower?.isCanonical ?? true, "OrderKey.between needs canonical keys, not \(lower!)")
-        precondition(upper?.isCanonical ?? true, "OrderKey.between needs canonical keys, not \(upper!)")
+        assert(lower?.isCanonical ?? true, "OrderKey.between needs canonical keys, not \(lower!)")
+        assert(upper?.isCanonical ?? true, "OrderKey.between needs canonical keys, not \(upper!)")
         if let low, let high { precondition(low.lexicographicallyPrecedes(high), "OrderKey.between needs lower < upper") }
         return OrderKey(unchecked: keyBetween(low, high))
     }

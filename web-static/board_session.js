@@ -4,19 +4,26 @@
 // and the store says which ids it touched, so each message patches only those elements; what the
 // user does becomes an edit here (shown at once, sent now or after the next join).
 
-import { CONNECTION, KIND, MSG, OP, RUN, SOUND_KEY, WS_PATH } from "./constants.js";
+import { CONNECTION, ENDED, ERROR_CODE, KIND, MSG, OP, ROLE, RUN, SOUND_KEY, WS_PATH } from "./constants.js";
 import { ServerClock } from "./clock.js";
 import { BoardView } from "./board_view.js";
 import { CountdownView } from "./countdown_view.js";
 import { PresenceView } from "./presence_view.js";
 import * as protocol from "./protocol.js";
 import { Connection } from "./socket.js";
-import { readStorage, rememberBoard, writeStorage } from "./storage.js";
+import { withOpened, withTitle, withoutBoard, withoutLink } from "./board_list.js";
+import { linkPath } from "./links.js";
+import { readStorage, updateBoards, writeStorage } from "./storage.js";
 import { Store, orderedSections, orderedTimers } from "./store.js";
 import { TimerAlerts } from "./timer_alerts.js";
 
 /** @typedef {import("./protocol.js").Op} Op */
 /** @typedef {import("./status_view.js").StatusView} StatusView */
+/** @typedef {import("./protocol.js").Role} Role */
+/**
+ * What the page around the board does when the session learns something about the board itself.
+ * @typedef {{role(role: Role): void, title(title: string): void, ended(reason: string): void}} PageEvents
+ */
 
 /** Operations on a timer (the rest are on a section). */
 const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteTimer, OP.startTimer, OP.pauseTimer, OP.resetTimer]);
@@ -24,13 +31,27 @@ const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteT
 export class BoardSession {
   /**
    * @param {{
-   *   boardId: string, name: string, status: StatusView,
+   *   boardId: string, secret: string, linkRole: Role, name: string, status: StatusView,
    *   elements: {sections: HTMLElement, presence: HTMLElement, myDot: HTMLElement, alerts: HTMLElement, title: HTMLElement},
    *   location: {protocol: string, host: string},
+   *   page?: Partial<PageEvents>,
    * }} options
+   *   secret, linkRole: of the link the page was opened with (its fragment); the secret is for joins and
+   *   the owner's HTTP calls, the role only a hint until the server's `access`
    */
-  constructor({ boardId, name, status, elements, location }) {
+  constructor({ boardId, secret, linkRole, name, status, elements, location, page = {} }) {
     this.boardId = boardId;
+    this.secret = secret;
+    this.linkRole = linkRole;
+    /** What the server's `access` said this link may do; null until the first join is answered. */
+    this.role = /** @type {Role | null} */ (null);
+    /** Who this page is in presence (from `access`). */
+    this.userId = /** @type {string | null} */ (null);
+    /** Why the board stopped for good (one of ENDED), or null while it works. */
+    this.ended = /** @type {string | null} */ (null);
+    /** @type {PageEvents} */
+    this.page = { role() {}, title() {}, ended() {}, ...page };
+    this.title = "";
     this.status = status;
     this.titleElement = elements.title;
     this.doc = elements.sections.ownerDocument;
@@ -43,7 +64,7 @@ export class BoardSession {
     this.clock = new ServerClock();
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.connection = new Connection({
-      url: `${scheme}//${location.host}${WS_PATH}`, board: boardId, clientId, name, handler: this.#handler(), clock: this.clock,
+      url: `${scheme}//${location.host}${WS_PATH}`, board: boardId, secret, clientId, name, handler: this.#handler(), clock: this.clock,
     });
     this.alerts = new TimerAlerts(elements.alerts);
     this.alerts.sound = readStorage(SOUND_KEY) === "on";
@@ -56,7 +77,7 @@ export class BoardSession {
     });
     this.clock.onChange = () => this.countdowns.redraw();
     this.presence = new PresenceView({
-      list: elements.presence, myDot: elements.myDot, elements: this.view.elements, clientId, describe: (id) => this.describe(id),
+      list: elements.presence, myDot: elements.myDot, elements: this.view.elements, describe: (id) => this.describe(id),
     });
     // A big board builds a section's timers when it comes near the screen: they get their run state and marks then.
     this.view.onBuilt = (ids) => {
@@ -95,14 +116,22 @@ export class BoardSession {
 
   /**
    * The board's name in the header and the tab: first what this device remembers, then what the
-   * snapshot says.
+   * snapshot or resume says, then each `renamed`. The list of boards opened here keeps it too.
    * @param {string} title
+   * @param {{remember?: boolean}} [options] remember: false for the title read from that list
    */
-  showTitle(title) {
+  showTitle(title, { remember = true } = {}) {
+    this.title = title;
     const shown = title || "Untitled board";
     if (this.titleElement.textContent !== shown) this.titleElement.textContent = shown;
     this.doc.title = `${shown} · TimerBoard`;
-    rememberBoard(this.boardId, title);
+    if (remember && this.role) updateBoards((list) => withTitle(list, this.boardId, title));
+    this.page.title(title);
+  }
+
+  /** The link this page was opened with, as the server's `access` named its role. */
+  get link() {
+    return linkPath(this.boardId, this.role ?? this.linkRole, this.secret);
   }
 
   /** What an id names, for "Ada is editing …": a section's or timer's title, quoted. @param {string} id */
@@ -120,12 +149,18 @@ export class BoardSession {
       welcome: (message) => {
         this.view.limits = message.limits;
       },
+      access: (message) => this.#access(message),
       since: () => this.store.rev,
       snapshot: (message) => {
         this.store.loadSnapshot(message);
         if (message.title !== undefined) this.showTitle(message.title);
         this.refresh();
       },
+      resume: (message) => {
+        if (message.title !== undefined && message.title !== this.title) this.showTitle(message.title);
+      },
+      renamed: (message) => this.showTitle(message.title),
+      ended: (reason) => this.#ended(reason),
       changes: (message) => {
         const result = this.store.applyChangeset(message);
         if (result.status === "applied") this.refresh();
@@ -156,6 +191,49 @@ export class BoardSession {
         if (detail && state === CONNECTION.offline) this.status.toast(detail);
       },
     };
+  }
+
+  /**
+   * The server said what this link may do: the views follow (a view link gets no edit controls),
+   * and this browser's list of boards remembers the link under that role.
+   * @param {Extract<import("./protocol.js").ServerMessage, {type: "access"}>} message
+   */
+  #access({ role, userId }) {
+    const first = this.role === null;
+    this.userId = userId;
+    this.presence.setMe(userId);
+    if (role !== this.role) {
+      this.role = role;
+      this.view.setReadOnly(role === ROLE.view);
+      this.page.role(role);
+    }
+    if (first) {
+      const link = this.link;
+      updateBoards((list) => withOpened(list, { id: this.boardId, role, link, title: this.title || undefined }, Date.now()));
+    }
+  }
+
+  /**
+   * The board stopped for good (a wrong link, a replaced link, a deleted board): nothing here is
+   * live any more, and this browser's list forgets what no longer opens anything.
+   * @param {string} reason one of ENDED
+   */
+  #ended(reason) {
+    if (this.ended) return;
+    this.ended = reason;
+    this.presence.clear();
+    if (reason === ENDED.deleted) updateBoards((list) => withoutBoard(list, this.boardId));
+    else updateBoards((list) => withoutLink(list, this.boardId, this.link));
+    this.page.ended(reason);
+  }
+
+  /**
+   * This page ended the board itself (its owner deleted it): the same end as the server's close.
+   * @param {string} reason one of ENDED
+   */
+  end(reason) {
+    this.connection.stop("This board was deleted.");
+    this.#ended(reason);
   }
 
   /** Shows what the store changed since the last refresh: only those ids, in every view. */
@@ -242,6 +320,9 @@ export class BoardSession {
     const displayed = store.displayed;
     return {
       board: store.board,
+      role: this.role,
+      userId: this.userId,
+      ended: this.ended,
       rev: store.rev,
       connection: connection.state,
       attempt: connection.attempt,
@@ -277,5 +358,6 @@ export function rejectText(reject, ops) {
       : TIMER_OPS.has(op.op) ? "the timer was" : "the section was";
     return `Your change was not saved: ${what} deleted by someone else.`;
   }
+  if (reject.code === ERROR_CODE.forbidden) return "Your change was not saved: this link can only view the board.";
   return `Your change was not saved: ${reject.message}`;
 }

@@ -9,7 +9,7 @@
 import { DEFAULT_LIMITS } from "./constants.js";
 import {
   bodyOf, createSectionElement, createTimerElement, fieldOf, formatField, isDirty, placeElement, removeElement, setExpanded,
-  setFieldValue, timerListOf,
+  setFieldValue, setReadOnly, timerListOf,
 } from "./dom_patch.js";
 import { compareByOrder } from "./order.js";
 import { orderedSections, timersBySection } from "./store.js";
@@ -63,6 +63,15 @@ export class BoardView {
     this.deferredCollapse = new Set();
     /** Called when an element holding unsent text is removed by someone else. */
     this.onLostEdit = (/** @type {string} */ _kind) => {};
+    /** A view link's board: every field read-only (style.css hides the edit buttons). */
+    this.readOnly = false;
+  }
+
+  /** @param {boolean} readOnly */
+  setReadOnly(readOnly) {
+    if (readOnly === this.readOnly) return;
+    this.readOnly = readOnly;
+    setReadOnly(this.container, readOnly);
   }
 
   /**
@@ -162,6 +171,7 @@ export class BoardView {
   /** @param {Section} section */
   #createSection(section) {
     const element = createSectionElement(this.doc, section, this.limits.maxTitleLength);
+    if (this.readOnly) setReadOnly(element, true);
     this.elements.set(section.id, element);
     this.sections.set(section.id, section);
     if (!this.timersOf.has(section.id)) this.timersOf.set(section.id, new Set());
@@ -171,6 +181,7 @@ export class BoardView {
   /** @param {Timer} timer */
   #createTimer(timer) {
     const element = createTimerElement(this.doc, timer, this.limits);
+    if (this.readOnly) setReadOnly(element, true);
     this.elements.set(timer.id, element);
     this.#showTimer(timer);
     return element;

@@ -16,6 +16,7 @@ export const MSG = Object.freeze({
   presence: "presence",
   // server → client
   welcome: "welcome",
+  access: "access",
   snapshot: "snapshot",
   resume: "resume",
   changes: "changes",
@@ -24,6 +25,7 @@ export const MSG = Object.freeze({
   pong: "pong",
   error: "error",
   presenceChanged: "presenceChanged",
+  renamed: "renamed",
 });
 
 /** Operation names of an edit's `ops`. */
@@ -76,7 +78,7 @@ export const RUN = Object.freeze({
 export const PRESENCE = Object.freeze({
   users: "users",
   left: "left",
-  clientId: "clientId",
+  userId: "userId",
   name: "name",
   color: "color",
   editing: "editing",
@@ -95,6 +97,28 @@ export const ERROR_CODE = Object.freeze({
   versionMismatch: "version_mismatch",
   helloRequired: "hello_required",
   notJoined: "not_joined",
+  forbidden: "forbidden",
+});
+
+/** What a link lets its holder do (docs/protocol.md, "Links and roles"), strongest first. */
+export const ROLE = Object.freeze({ owner: "owner", edit: "edit", view: "view" });
+export const ROLES = Object.freeze([ROLE.owner, ROLE.edit, ROLE.view]);
+/** A link's secret as this client accepts it (the server makes 22 of these characters). */
+export const SECRET_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** Close codes the server ends a board's sockets with: no reconnect after these. */
+export const CLOSE_CODE = Object.freeze({ linkReplaced: 4403, boardDeleted: 4410 });
+
+/** Why a board page stopped for good, as shown by #ended-page[data-reason]. */
+export const ENDED = Object.freeze({
+  /** The page was opened without a secret in its fragment. */
+  noSecret: "no-secret",
+  /** The join was answered board_not_found: a wrong secret, or no such board. */
+  wrongLink: "wrong-link",
+  /** Close 4403: the owner replaced the link this page joined with. */
+  replaced: "replaced",
+  /** Close 4410: the owner deleted the board. */
+  deleted: "deleted",
 });
 
 /** Limits assumed until the server's `welcome` says otherwise (the protocol's defaults). */
@@ -159,8 +183,14 @@ export const BEEP_COUNT = 3;
 
 export const API_BOARDS = "/api/boards";
 export const BOARD_PATH_PREFIX = "/b/";
-export const RECENT_BOARDS_KEY = "timerboard.recentBoards";
-export const RECENT_BOARDS_MAX = 12;
+/**
+ * The boards this browser opened, with their links (secrets included): the only list of boards a
+ * user has, since the server lists boards to its operator only. A new key: entries of the old
+ * "timerboard.recentBoards" hold no secret and open nothing now.
+ */
+export const BOARDS_KEY = "timerboard.boards";
+/** Generous, since forgetting an owner link loses the board's settings for good. */
+export const BOARDS_MAX = 100;
 /** The display name the user chose (or was given), shared by every board on this device. */
 export const NAME_KEY = "timerboard.name";
 /** Whether a finished timer beeps on this device ("on"; off unless the user turned it on). */

@@ -28,11 +28,17 @@
 //   form.add-section [name=title]               the "add section" form
 //   #connection[data-state=connecting|live|joining|reconnecting|offline][data-pending=N]
 //   #toasts                                     role=status live region for messages
-//   #presence > li[data-client-id]              the others on the board: .user-dot (their colour) and .presence-name
+//   #presence > li[data-user-id]                the others on the board: .user-dot (their colour) and .presence-name
 //   #user-name                                  this user's display name (form.name-form); .me-dot their colour
 //   [data-editing-by]                           a section's .section-header or a timer's <li> that someone else
 //                                               is editing: their name(s); style --editor-color: their colour
-//   #board-title, .copy-link, form.new-board, #recent-boards, #all-boards (start page)
+//   #board-title, form.new-board, #recent-boards (start page: li[data-kind=board][data-id=ID], .board-forget)
+//   #board-page[data-role=owner|edit|view]      what the link may do; view hides every edit control (style.css)
+//   #role-badge ("View only"), .share-open, .owner-open (owner only)
+//   #share-dialog: #share-edit-link / #share-view-link (inputs), .copy-field[data-copies=INPUT_ID], .share-note
+//   #owner-dialog: form.rename-board, .replace-link[data-role=edit|view], #replace-confirm, #replaced-link,
+//                  form.delete-board [name=confirm]
+//   #ended-page[data-reason=no-secret|wrong-link|replaced|deleted]: #ended-title, #ended-text
 
 /** @typedef {import("./protocol.js").Section} Section */
 /** @typedef {import("./protocol.js").Timer} Timer */
@@ -498,14 +504,14 @@ export function markEditing(entity, editors) {
 /**
  * The list of the others on the board (small, outside the board: rebuilt when it changes).
  * @param {HTMLElement} list #presence
- * @param {{clientId: string, name: string, color: string, editing: string | null}[]} users
+ * @param {{userId: string, name: string, color: string, editing: string | null}[]} users
  * @param {(id: string) => string | null} describe what an id names, for "editing …" hints
  */
 export function renderPresenceList(list, users, describe) {
   const doc = list.ownerDocument;
   list.replaceChildren(...users.map((user) => {
     const editing = user.editing ? describe(user.editing) : null;
-    const item = h(doc, "li", { class: "presence-user", "data-client-id": user.clientId, title: editing ? `${user.name}, editing ${editing}` : user.name }, [
+    const item = h(doc, "li", { class: "presence-user", "data-user-id": user.userId, title: editing ? `${user.name}, editing ${editing}` : user.name }, [
       h(doc, "span", { class: "user-dot", "aria-hidden": "true" }),
       h(doc, "span", { class: "presence-name" }, [user.name]),
       ...(editing ? [h(doc, "span", { class: "visually-hidden" }, [`, editing ${editing}`])] : []),
@@ -555,10 +561,14 @@ export function appendToast(area, text) {
   return toast;
 }
 
+/** What a stored link lets this browser do, next to the board's name on the start page. */
+const ROLE_WORDS = { owner: "Owner", edit: "Can edit", view: "View only" };
+
 /**
- * The start page's lists of boards (a whole list is rebuilt: it is not live and holds no input).
+ * The start page's list of the boards this browser opened (rebuilt whole: it is not live and
+ * holds no input). Each opens through its stored link; "Forget" asks for a second press.
  * @param {HTMLElement} list
- * @param {{id: string, title: string, createdDate?: number, openedAt?: number}[]} boards
+ * @param {{id: string, title: string, role: "owner" | "edit" | "view", link: string, openedAt: number}[]} boards
  * @param {string} emptyText
  */
 export function renderBoardLinks(list, boards, emptyText) {
@@ -568,14 +578,71 @@ export function renderBoardLinks(list, boards, emptyText) {
     return;
   }
   list.replaceChildren(...boards.map((board) => {
-    const when = board.openedAt ? `opened ${formatDate(board.openedAt)}` : board.createdDate ? `created ${formatDate(board.createdDate)}` : "";
-    return h(doc, "li", {}, [
-      h(doc, "a", { href: `/b/${encodeURIComponent(board.id)}`, class: "board-link" }, [
-        h(doc, "span", { class: "board-link-title" }, [board.title || "Untitled board"]),
-        h(doc, "span", { class: "board-link-meta" }, [when]),
+    const title = board.title || "Untitled board";
+    const when = board.openedAt ? ` · opened ${formatDate(board.openedAt)}` : "";
+    return h(doc, "li", { class: "board-item", "data-kind": "board", "data-id": board.id }, [
+      h(doc, "a", { href: board.link, class: "board-link" }, [
+        h(doc, "span", { class: "board-link-title" }, [title]),
+        h(doc, "span", { class: "board-link-meta" }, [`${ROLE_WORDS[board.role] ?? board.role}${when}`]),
       ]),
+      h(doc, "button", { type: "button", class: "button board-forget", "aria-label": `Forget ${title} on this device`, title: "Forget it on this device" }, ["Forget"]),
     ]);
   }));
+}
+
+/**
+ * The board's role: #board-page[data-role] (style.css hides every edit control of a view link),
+ * the "View only" badge, and the owner's settings button.
+ * @param {HTMLElement} page #board-page @param {string} role
+ */
+export function renderRole(page, role) {
+  if (page.dataset.role !== role) page.dataset.role = role;
+  const badge = /** @type {HTMLElement | null} */ (page.querySelector("#role-badge"));
+  if (badge) badge.hidden = role !== "view";
+  const owner = /** @type {HTMLElement | null} */ (page.querySelector(".owner-open"));
+  if (owner) owner.hidden = role !== "owner";
+}
+
+/**
+ * A view link's page shows the board's fields read-only (its edit buttons are hidden by style.css).
+ * @param {HTMLElement} root a section, a timer or the whole board @param {boolean} readOnly
+ */
+export function setReadOnly(root, readOnly) {
+  for (const input of root.querySelectorAll("input[data-field]")) {
+    if (/** @type {HTMLInputElement} */ (input).readOnly !== readOnly) /** @type {HTMLInputElement} */ (input).readOnly = readOnly;
+  }
+}
+
+/** What a page that stopped for good says, by ENDED reason (constants.js). */
+const ENDED_TEXT = {
+  "no-secret": {
+    title: "This link is incomplete",
+    text: "A board link ends with #edit=…, #view=… or #owner=… and a key. Open the whole link you were given, or ask the board's owner to share it again.",
+  },
+  "wrong-link": {
+    title: "This link does not open a board",
+    text: "Its key is wrong, or the board no longer exists. Check that you copied the whole link, or ask the board's owner for a new one.",
+  },
+  replaced: {
+    title: "This link was replaced",
+    text: "The board's owner replaced the link you used, so it no longer opens the board. Ask the owner for the new link.",
+  },
+  deleted: {
+    title: "This board was deleted",
+    text: "Its owner deleted it, with all its sections and timers. There is nothing left to open.",
+  },
+};
+
+/**
+ * The page a board ends on: what happened and what to do (it links back to the start page).
+ * @param {HTMLElement} page #ended-page @param {string} reason one of ENDED
+ */
+export function renderEnded(page, reason) {
+  const text = ENDED_TEXT[/** @type {keyof typeof ENDED_TEXT} */ (reason)] ?? ENDED_TEXT["wrong-link"];
+  page.dataset.reason = reason;
+  setText(/** @type {HTMLElement} */ (page.querySelector("#ended-title")), text.title);
+  setText(/** @type {HTMLElement} */ (page.querySelector("#ended-text")), text.text);
+  page.hidden = false;
 }
 
 /** @param {number} ms */

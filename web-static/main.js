@@ -1,22 +1,28 @@
 // @ts-check
-// Bootstrap: picks the page from the path (`/` start page, `/b/ID` a board) and holds the one
-// delegated listener per event type, on the document: handlers find their element with closest()
-// and hand the user's intent to the board's session (board_session.js), the field editor
-// (field_edit.js) or a page action here.
+// Bootstrap: picks the page from the path (`/` start page, `/b/ID#role=SECRET` a board) and holds
+// the one delegated listener per event type, on the document: handlers find their element with
+// closest() and hand the user's intent to the board's session (board_session.js), the field editor
+// (field_edit.js), the dialogs (board_dialogs.js) or a page action here.
 
-import { API_BOARDS, BOARD_PATH_PREFIX, KIND } from "./constants.js";
+import { ENDED, KIND, ROLE } from "./constants.js";
+import { BoardApi } from "./board_api.js";
+import { OwnerPanel, ShareDialog, copyField } from "./board_dialogs.js";
+import { withLinks, withoutBoard } from "./board_list.js";
 import { BoardSession } from "./board_session.js";
-import { armButton, fillSectionMenu, renderBoardLinks, revertField } from "./dom_patch.js";
+import { armButton, fillSectionMenu, renderBoardLinks, renderEnded, renderRole, revertField } from "./dom_patch.js";
 import { commitField, fieldInput, parseField, parseTitle } from "./field_edit.js";
+import { boardIdFromPath, parseFragment } from "./links.js";
 import * as protocol from "./protocol.js";
 import { StatusView } from "./status_view.js";
-import { cleanName, loadName, loadRecent, rememberBoard, saveName } from "./storage.js";
+import { cleanName, loadBoards, loadName, saveName, updateBoards } from "./storage.js";
 
 const doc = document;
-const BOARD_ROUTE = /^\/b\/([A-Za-z0-9_-]{1,64})\/?$/;
+const api = new BoardApi();
 
 /** The board page's session; null on the start page. @type {BoardSession | null} */
 let board = null;
+/** The board page's dialogs (null on the start page). */
+let dialogs = /** @type {{share: ShareDialog, owner: OwnerPanel} | null} */ (null);
 const status = new StatusView(byId("connection"), byId("toasts"));
 
 /** @param {string} id */
@@ -30,29 +36,37 @@ function start() {
   for (const type of ["click", "submit", "keydown", "focusin", "focusout", "change"]) {
     doc.addEventListener(type, (event) => HANDLERS[type](/** @type {any} */ (event)));
   }
-  const match = BOARD_ROUTE.exec(location.pathname);
-  if (match) openBoard(match[1]);
+  const id = boardIdFromPath(location.pathname);
+  if (id) openBoard(id);
   else openStartPage();
 }
 
+/** The start page lists the boards this browser opened, and nothing else: no board is public. */
 function openStartPage() {
   byId("start-page").hidden = false;
-  renderBoardLinks(byId("recent-boards"), loadRecent(), "Boards you open will show up here.");
-  fetchJSON(API_BOARDS)
-    .then((answer) => {
-      const boards = [...(answer.boards ?? [])].sort((a, b) => b.createdDate - a.createdDate);
-      renderBoardLinks(byId("all-boards"), boards, "No boards yet. Create the first one above.");
-    })
-    .catch((error) => renderBoardLinks(byId("all-boards"), [], `Could not load the boards (${error.message}).`));
+  renderStartList();
+  // Another tab of this browser opened, renamed or forgot a board.
+  addEventListener("storage", renderStartList);
+}
+
+function renderStartList() {
+  renderBoardLinks(byId("recent-boards"), loadBoards(), "Boards you create or open in this browser show up here.");
 }
 
 /** @param {string} id */
 function openBoard(id) {
-  byId("board-page").hidden = false;
+  const key = parseFragment(location.hash);
+  if (!key) return showEnded(ENDED.noSecret);
+  const page = byId("board-page");
+  page.hidden = false;
+  // A hint until the server's `access` says what the link may do; owner controls wait for it.
+  renderRole(page, key.role === ROLE.owner ? ROLE.edit : key.role);
   const name = loadName();
   /** @type {HTMLInputElement} */ (byId("user-name")).value = name;
   const session = new BoardSession({
     boardId: id,
+    secret: key.secret,
+    linkRole: key.role,
     name,
     status,
     location,
@@ -60,22 +74,53 @@ function openBoard(id) {
       sections: byId("sections"), presence: byId("presence"), alerts: byId("timer-alerts"), title: byId("board-title"),
       myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")),
     },
+    page: {
+      role: (role) => renderRole(page, role),
+      ended: (reason) => showEnded(reason),
+    },
   });
   board = session;
+  dialogs = {
+    share: new ShareDialog({ dialog: dialogOf("share-dialog"), session, api, origin: location.origin }),
+    owner: new OwnerPanel({ dialog: dialogOf("owner-dialog"), session, api, origin: location.origin, onDeleted: () => session.end(ENDED.deleted) }),
+  };
   /** @type {HTMLInputElement} */ (byId("sound-toggle")).checked = session.alerts.sound;
   const { store, connection, view, presence, clock, countdowns, alerts } = session;
   Object.assign(window, { timerboard: { store, socket: connection, view, presence, clock, countdowns, alerts, session, state: () => session.state() } });
-  session.showTitle(loadRecent().find((b) => b.id === id)?.title ?? "");
+  session.showTitle(loadBoards().find((b) => b.id === id)?.title ?? "", { remember: false });
+  // Another key typed into the address bar: that is another link, so another page.
+  addEventListener("hashchange", () => {
+    const now = parseFragment(location.hash);
+    if (now?.secret !== key.secret) location.reload();
+  });
   addEventListener("online", () => connection.goOnline());
   addEventListener("offline", () => connection.goOffline());
   doc.addEventListener("visibilitychange", () => {
     if (doc.visibilityState === "visible") session.becameVisible();
   });
   addEventListener("beforeunload", (event) => {
-    // Edits the server has not confirmed would be lost with the page.
-    if (store.pending.length > 0) event.preventDefault();
+    // Edits the server has not confirmed would be lost with the page (unless the board is gone).
+    if (store.pending.length > 0 && !session.ended) event.preventDefault();
   });
   session.start();
+}
+
+/** @param {string} id @returns {HTMLDialogElement} */
+function dialogOf(id) {
+  return /** @type {HTMLDialogElement} */ (byId(id));
+}
+
+/**
+ * The board page stopped for good, or never started: a page that says what happened and what to
+ * do, instead of a board that would try to reconnect forever.
+ * @param {string} reason one of ENDED
+ */
+function showEnded(reason) {
+  byId("board-page").hidden = true;
+  for (const dialog of doc.querySelectorAll("dialog")) if (/** @type {HTMLDialogElement} */ (dialog).open) /** @type {HTMLDialogElement} */ (dialog).close();
+  const page = byId("ended-page");
+  renderEnded(page, reason);
+  doc.title = `${/** @type {HTMLElement} */ (page.querySelector("#ended-title")).textContent} · TimerBoard`;
 }
 
 // MARK: events
@@ -159,7 +204,15 @@ function tellEditing() {
 
 /** @type {Record<string, (id: string, button: HTMLButtonElement) => void>} */
 const CLICK_ACTIONS = {
-  "copy-link": () => copyLink(),
+  "share-open": () => dialogs?.share.open(),
+  "owner-open": () => dialogs?.owner.open(),
+  "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),
+  "copy-field": (_id, button) => copyField(/** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")),
+    /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status"))),
+  "replace-link": (_id, button) => dialogs?.owner.askReplace(button.dataset.role === ROLE.view ? ROLE.view : ROLE.edit),
+  "replace-confirm": () => dialogs?.owner.confirmReplace(),
+  "replace-cancel": () => dialogs?.owner.cancelReplace(),
+  "board-forget": forgetBoard,
   "section-toggle": (id) => board?.toggleSection(id),
   "section-move-up": (id) => board?.moveSection(id, -1),
   "section-move-down": (id) => board?.moveSection(id, 1),
@@ -181,6 +234,8 @@ const CLICK_ACTIONS = {
 const SUBMIT_ACTIONS = {
   "name-form": (form) => setName(/** @type {HTMLInputElement} */ (form.elements.namedItem("name"))),
   "new-board": createBoard,
+  "rename-board": () => dialogs?.owner.rename(),
+  "delete-board": () => dialogs?.owner.deleteBoard(),
   "add-section": addSection,
   "add-timer": addTimer,
 };
@@ -268,36 +323,37 @@ function keepFocusNear(button, remove) {
 
 // MARK: page actions
 
-async function copyLink() {
-  const url = location.href;
-  try {
-    await navigator.clipboard.writeText(url);
-    status.toast("Link copied. Anyone with it can open and edit this board.");
-  } catch {
-    prompt("Copy this link:", url);
-  }
-}
-
-/** @param {HTMLFormElement} form */
+/**
+ * Creating a board: the server shows its owner secret this once, so this browser keeps all three
+ * links before it opens the owner link.
+ * @param {HTMLFormElement} form
+ */
 async function createBoard(form) {
   const title = /** @type {HTMLInputElement} */ (form.elements.namedItem("title")).value.trim();
   const button = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
   button.disabled = true;
   try {
-    const created = await fetchJSON(API_BOARDS, { method: "POST", body: JSON.stringify(title ? { title } : {}) });
-    rememberBoard(created.id, created.title ?? title);
-    location.assign(created.url ?? `${BOARD_PATH_PREFIX}${encodeURIComponent(created.id)}`);
+    const created = await api.createBoard(title);
+    updateBoards((list) => withLinks(list, created.id, created.links, { title: created.title ?? title, now: Date.now() }));
+    location.assign(created.url);
   } catch (error) {
     status.toast(`Could not create the board: ${/** @type {Error} */ (error).message}`);
     button.disabled = false;
   }
 }
 
-/** @param {string} url @param {RequestInit} [init] */
-async function fetchJSON(url, init = {}) {
-  const response = await fetch(url, { ...init, headers: { "Content-Type": "application/json", Accept: "application/json" } });
-  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
-  return response.json();
+/**
+ * "Forget" on the start page: the first press arms the button (the link may be the only copy of
+ * an owner link), the second forgets the board in this browser. The board itself stays.
+ * @param {string} id @param {HTMLButtonElement} button
+ */
+function forgetBoard(id, button) {
+  if (!button.dataset.armed) {
+    armButton(button, "Press again to forget this board on this device");
+    return;
+  }
+  updateBoards((list) => withoutBoard(list, id));
+  renderStartList();
 }
 
 /**

@@ -12,44 +12,52 @@ import { markEditing, renderPresenceList, safeColor } from "./dom_patch.js";
  */
 export class PresenceView {
   /**
-   * @param {{list: HTMLElement, myDot: HTMLElement, elements: Map<string, HTMLElement>, clientId: string, describe: (id: string) => string | null}} options
+   * @param {{list: HTMLElement, myDot: HTMLElement, elements: Map<string, HTMLElement>, describe: (id: string) => string | null}} options
    */
-  constructor({ list, myDot, elements, clientId, describe }) {
+  constructor({ list, myDot, elements, describe }) {
     this.list = list;
     this.myDot = myDot;
     this.elements = elements;
-    this.clientId = clientId;
+    /** Our own userId on this board, from the server's `access` (null before): our entry is not listed. */
+    this.userId = /** @type {string | null} */ (null);
     this.describe = describe;
     /** @type {Map<string, {names: string, color: string}>} the marks to show, by section or timer id */
     this.marks = new Map();
     /** Ids marked in the DOM now (their elements may have gone since). */
     this.marked = new Set();
     this.listKey = "";
-    /** @type {Map<string, PresenceUser>} everyone on the board, by client id */
+    /** @type {Map<string, PresenceUser>} everyone on the board, by user id */
     this.users = new Map();
+  }
+
+  /** The server told us who we are on this board. @param {string} userId */
+  setMe(userId) {
+    if (userId === this.userId) return;
+    this.userId = userId;
+    this.#render();
   }
 
   /** @param {PresenceUser[]} users everyone on the board, this client included */
   show(users) {
-    this.users = new Map(users.map((user) => [user.clientId, user]));
+    this.users = new Map(users.map((user) => [user.userId, user]));
     this.#render();
   }
 
   /**
    * Who arrived or changed what they edit, and who left, since the last presence message.
-   * @param {PresenceUser[]} users @param {string[]} left client ids
+   * @param {PresenceUser[]} users @param {string[]} left user ids
    */
   change(users, left) {
-    for (const clientId of left) this.users.delete(clientId);
-    for (const user of users) this.users.set(user.clientId, user);
+    for (const userId of left) this.users.delete(userId);
+    for (const user of users) this.users.set(user.userId, user);
     this.#render();
   }
 
   #render() {
-    const users = [...this.users.values()].sort((a, b) => a.name.localeCompare(b.name) || (a.clientId < b.clientId ? -1 : 1));
-    const me = users.find((u) => u.clientId === this.clientId);
+    const users = [...this.users.values()].sort((a, b) => a.name.localeCompare(b.name) || (a.userId < b.userId ? -1 : 1));
+    const me = users.find((u) => u.userId === this.userId);
     if (me) this.myDot.style.setProperty("--user-color", safeColor(me.color));
-    const others = users.filter((u) => u.clientId !== this.clientId);
+    const others = users.filter((u) => u.userId !== this.userId);
     /** @type {Map<string, {names: string, color: string}>} */
     const marks = new Map();
     for (const user of others) {
@@ -60,7 +68,7 @@ export class PresenceView {
     }
     this.marks = marks;
     this.sync();
-    const key = JSON.stringify(others.map((u) => [u.clientId, u.name, u.color, u.editing && this.describe(u.editing)]));
+    const key = JSON.stringify(others.map((u) => [u.userId, u.name, u.color, u.editing && this.describe(u.editing)]));
     if (key !== this.listKey) {
       this.listKey = key;
       renderPresenceList(this.list, others, this.describe);

@@ -4,7 +4,7 @@
 
 import {
   BASE62, CHANGE, FIELD, ID_PATTERN, ID_PREFIX, ID_RANDOM_LENGTH, KIND, MSG, OP, POSITION, PRESENCE, PROTOCOL_VERSION,
-  DEFAULT_LIMITS, RUN,
+  DEFAULT_LIMITS, ROLES, RUN,
 } from "./constants.js";
 
 // MARK: types
@@ -12,7 +12,8 @@ import {
 /** @typedef {{id: string, title: string, isExpanded: boolean, createdDate: number, order: string}} Section */
 /** @typedef {{status: "idle" | "running" | "paused" | "finished", startedAt?: number, elapsed: number}} Run  a timer's running state */
 /** @typedef {{id: string, sectionID: string, title: string, minutes: number, seconds: number, createdDate: number, order: string, run: Run}} Timer */
-/** @typedef {{clientId: string, name: string, color: string, editing: string | null}} PresenceUser  someone on the board */
+/** @typedef {{userId: string, name: string, color: string, editing: string | null}} PresenceUser  someone on the board */
+/** @typedef {"owner" | "edit" | "view"} Role  what a link lets its holder do */
 /** @typedef {"first" | "last" | {before: string} | {after: string}} Position */
 /** @typedef {{op: string, id: string, [field: string]: unknown}} Op  An operation, as sent (see the builders). */
 /** @typedef {"section" | "timer"} Kind */
@@ -29,8 +30,10 @@ export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 
 /** @typedef {typeof DEFAULT_LIMITS} Limits */
 /**
  * @typedef {{type: "welcome", protocol: number, serverTime: number, limits: Limits}
+ *   | {type: "access", board: string, role: Role, userId: string}
  *   | {type: "snapshot", board: string, title?: string, rev: number, sections: Section[], timers: Timer[]}
- *   | {type: "resume", board: string, since: number, rev: number}
+ *   | {type: "resume", board: string, title?: string, since: number, rev: number}
+ *   | {type: "renamed", title: string}
  *   | {type: "changes", rev: number, changes: Change[]}
  *   | {type: "ack", opId: string, rev: number, duplicate: boolean}
  *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}}
@@ -56,9 +59,12 @@ export function helloMessage(clientId, name) {
   return withoutUndefined({ type: MSG.hello, protocol: PROTOCOL_VERSION, clientId, name });
 }
 
-/** @param {string} board @param {number | null} [since] the last revision applied; omit for a snapshot */
-export function joinMessage(board, since) {
-  return withoutUndefined({ type: MSG.join, board, since: since ?? undefined });
+/**
+ * @param {string} board @param {string} secret the secret of the link the page was opened with
+ * @param {number | null} [since] the last revision applied; omit for a snapshot
+ */
+export function joinMessage(board, secret, since) {
+  return withoutUndefined({ type: MSG.join, board, secret, since: since ?? undefined });
 }
 
 /** @param {string} opId @param {Op[]} ops */
@@ -229,7 +235,16 @@ const SERVER_PARSERS = {
     sections: r.array("sections").map(parseSection),
     timers: r.array("timers").map(parseTimer),
   }),
-  [MSG.resume]: (r) => ({ type: MSG.resume, board: r.string("board"), since: r.int("since"), rev: r.int("rev") }),
+  [MSG.access]: (r) => {
+    const role = r.string("role");
+    if (!ROLES.includes(role)) throw new ProtocolError(`${r.path}.role must be one of ${ROLES.join(", ")}`);
+    return { type: MSG.access, board: r.string("board"), role: /** @type {Role} */ (role), userId: r.id(PRESENCE.userId) };
+  },
+  // `title` is optional: a server from before links sent none.
+  [MSG.resume]: (r) => withoutUndefined({
+    type: MSG.resume, board: r.string("board"), title: r.optional("title", "string"), since: r.int("since"), rev: r.int("rev"),
+  }),
+  [MSG.renamed]: (r) => ({ type: MSG.renamed, title: r.string("title") }),
   [MSG.changes]: (r) => ({ type: MSG.changes, rev: r.int("rev"), changes: r.array("changes").map(parseChange) }),
   [MSG.ack]: (r) => ({
     type: MSG.ack,
@@ -254,14 +269,14 @@ const SERVER_PARSERS = {
   [MSG.presenceChanged]: (r) => ({
     type: MSG.presenceChanged,
     users: r.array(PRESENCE.users).map(parsePresenceUser),
-    left: parseClientIds(r, PRESENCE.left),
+    left: parseUserIds(r, PRESENCE.left),
   }),
 };
 
 /** @param {Reader} r @returns {PresenceUser} */
 function parsePresenceUser(r) {
   return {
-    clientId: r.id(PRESENCE.clientId),
+    userId: r.id(PRESENCE.userId),
     name: r.string(PRESENCE.name),
     color: r.string(PRESENCE.color),
     // null (or absent) when they are not editing anything.
@@ -270,9 +285,9 @@ function parsePresenceUser(r) {
 }
 
 /** @param {Reader} r @param {string} key @returns {string[]} */
-function parseClientIds(r, key) {
+function parseUserIds(r, key) {
   const value = r.value[key];
-  if (!Array.isArray(value) || !value.every(isValidId)) throw new ProtocolError(`${r.path}.${key} must be an array of client ids`);
+  if (!Array.isArray(value) || !value.every(isValidId)) throw new ProtocolError(`${r.path}.${key} must be an array of user ids`);
   return value;
 }
 

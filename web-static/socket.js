@@ -1,6 +1,6 @@
 // @ts-check
-// The WebSocket session of one board: hello → welcome → join {board, since} → snapshot or resume,
-// then changes/ack/reject. It keeps the connection alive (heartbeat), reconnects with jittered
+// The WebSocket session of one board: hello → welcome → join {board, secret, since} → access, then
+// snapshot or resume, then changes/ack/reject. It keeps the connection alive (heartbeat), reconnects with jittered
 // exponential backoff, rejoins from the last applied revision and resends unacked edits with
 // their original opIds (the server deduplicates by clientId + opId). It holds no board state: the
 // handler (main.js, over the store) applies what arrives and says what to resend.
@@ -13,11 +13,15 @@
 // presence waits for the join): the join is sent again after a jittered backoff on the same
 // socket, with the attempt and the server's reason shown. No answer within the handshake timeout
 // means the socket is no good: it is dropped and a new one made, with the same backoff.
+//
+// Some ends are final, and no reconnect follows: a join answered `board_not_found` (a wrong link:
+// the server answers a wrong secret exactly as an unknown board), and the server closing the socket
+// with 4403 (the link was replaced) or 4410 (the board was deleted). The handler is told why.
 
 import { ServerClock, localNow } from "./clock.js";
 import {
-  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLOCK_SYNC_PINGS, CONNECTION, ERROR_CODE, HANDSHAKE_TIMEOUT_MS, MSG,
-  PING_INTERVAL_MS, PONG_TIMEOUT_MS,
+  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLOCK_SYNC_PINGS, CLOSE_CODE, CONNECTION, ENDED, ERROR_CODE,
+  HANDSHAKE_TIMEOUT_MS, MSG, PING_INTERVAL_MS, PONG_TIMEOUT_MS, ROLE,
 } from "./constants.js";
 import {
   editMessage, helloMessage, joinMessage, parseServerMessage, pingMessage, presenceMessage, ProtocolError,
@@ -29,8 +33,11 @@ import {
  * What the session needs from the rest of the page.
  * @typedef {{
  *   welcome(message: Extract<ServerMessage, {type: "welcome"}>): void,
+ *   access(message: Extract<ServerMessage, {type: "access"}>): void,
  *   since(): number | null,
  *   snapshot(message: Extract<ServerMessage, {type: "snapshot"}>): void,
+ *   resume(message: Extract<ServerMessage, {type: "resume"}>): void,
+ *   renamed(message: Extract<ServerMessage, {type: "renamed"}>): void,
  *   changes(message: ChangesMessage): "applied" | "stale" | "gap" | "invalid",
  *   ack(message: Extract<ServerMessage, {type: "ack"}>): void,
  *   reject(message: Extract<ServerMessage, {type: "reject"}>): void,
@@ -38,7 +45,9 @@ import {
  *   presence(message: Extract<ServerMessage, {type: "presence"} | {type: "presenceChanged"}>): void,
  *   unackedEdits(): {opId: string, ops: import("./protocol.js").Op[]}[],
  *   status(status: ConnectionStatus): void,
+ *   ended(reason: string): void,
  * }} SessionHandler
+ *   ended: the session stopped for good, for one of the ENDED reasons (constants.js)
  */
 /** @typedef {{state: string, attempt: number, detail?: string}} ConnectionStatus */
 /**
@@ -61,12 +70,16 @@ export function backoffDelay(/** @type {number} */ attempt, /** @type {number} *
 
 export class Connection {
   /**
-   * @param {{url: string, board: string, clientId: string, name?: string, handler: SessionHandler, env?: Partial<Environment>, clock?: ServerClock}} options
+   * @param {{url: string, board: string, secret: string, clientId: string, name?: string, handler: SessionHandler, env?: Partial<Environment>, clock?: ServerClock}} options
+   *   secret: the link's, sent in every join and nowhere else;
    *   clock: where pongs go (by default one on `env.now`, else on the page's monotonic clock)
    */
-  constructor({ url, board, clientId, name, handler, env = {}, clock }) {
+  constructor({ url, board, secret, clientId, name, handler, env = {}, clock }) {
     this.url = url;
     this.board = board;
+    this.secret = secret;
+    /** What the server's last `access` said this link may do; null before the first. */
+    this.role = /** @type {import("./protocol.js").Role | null} */ (null);
     this.clientId = clientId;
     /** What `hello.name` tells the others. */
     this.name = name;
@@ -161,6 +174,11 @@ export class Connection {
     this.#connect();
   }
 
+  /** Stops for good (the board was deleted from this page): no reconnect. @param {string} detail */
+  stop(detail) {
+    if (!this.fatal) this.#stopFor(detail);
+  }
+
   /** The browser says the network is gone: stop trying until it is back. */
   goOffline() {
     if (this.fatal) return;
@@ -186,11 +204,22 @@ export class Connection {
     this.joining = false;
     ws.onopen = () => this.#send(helloMessage(this.clientId, this.name || undefined));
     ws.onmessage = (event) => this.#receive(event.data);
-    ws.onclose = () => this.#lost();
+    ws.onclose = (event) => this.#closed(event?.code);
     // An error is always followed by close, which is where we recover.
     ws.onerror = () => {};
     // A socket that never opens, or never answers hello/join, would otherwise hang here.
     this.#startTimer("handshake", HANDSHAKE_TIMEOUT_MS, () => this.#lost());
+  }
+
+  /**
+   * The server (or the network) closed the socket. Two codes say the link is no good any more;
+   * anything else is worth another try.
+   * @param {number | undefined} code
+   */
+  #closed(code) {
+    if (code === CLOSE_CODE.linkReplaced) return this.#stopFor("This link was replaced by the board's owner.", ENDED.replaced);
+    if (code === CLOSE_CODE.boardDeleted) return this.#stopFor("This board was deleted.", ENDED.deleted);
+    this.#lost();
   }
 
   /** The socket is gone (closed, dead, or hung): try again after a backoff. */
@@ -235,7 +264,7 @@ export class Connection {
     this.joining = true;
     // Joining leaves the board first, and the server forgets what we were editing.
     this.toldEditing = null;
-    this.#send(joinMessage(this.board, since));
+    this.#send(joinMessage(this.board, this.secret, since));
     // Unanswered, the board would stay silently out of date: after the timeout, a new socket.
     this.#startTimer("handshake", HANDSHAKE_TIMEOUT_MS, () => this.#lost());
   }
@@ -279,6 +308,12 @@ export class Connection {
         this.handler.welcome(message);
         this.#join(this.handler.since());
         return;
+      case MSG.access:
+        // The first answer to a join: what this link may do here, and who we are in presence.
+        if (!this.joining || message.board !== this.board) return;
+        this.role = message.role;
+        this.handler.access(message);
+        return;
       case MSG.snapshot:
         this.handler.snapshot(message);
         this.#joined();
@@ -286,7 +321,11 @@ export class Connection {
       case MSG.resume:
         // The server resumes from the revision we asked for; anything else means we are confused.
         if (message.since !== this.handler.since()) return this.#join(null);
+        this.handler.resume(message);
         this.#joined();
+        return;
+      case MSG.renamed:
+        this.handler.renamed(message);
         return;
       case MSG.changes:
         if (!this.joining) this.#changes(message);
@@ -337,7 +376,8 @@ export class Connection {
   }
 
   #tellEditing() {
-    if (!this.isLive || this.editing === this.toldEditing) return;
+    // A view link may not show presence (the server answers `forbidden`): viewers are listed, never editing.
+    if (!this.isLive || this.role === ROLE.view || this.editing === this.toldEditing) return;
     if (this.#send(presenceMessage(this.editing))) this.toldEditing = this.editing;
   }
 
@@ -345,7 +385,8 @@ export class Connection {
   #serverError(message) {
     switch (message.code) {
       case ERROR_CODE.boardNotFound:
-        return this.#stopFor("This board does not exist (or was deleted).");
+        // A wrong secret gets the answer an unknown board gets: either way this link opens nothing.
+        return this.#stopFor("This link does not open a board.", ENDED.wrongLink);
       case ERROR_CODE.versionMismatch:
         return this.#stopFor("This page is out of date. Reload it to continue.");
       case ERROR_CODE.helloRequired:
@@ -358,11 +399,13 @@ export class Connection {
     }
   }
 
-  /** @param {string} detail */
-  #stopFor(detail) {
+  /** @param {string} detail @param {string} [reason] one of ENDED, for the handler */
+  #stopFor(detail, reason) {
     this.fatal = detail;
     this.#dropSocket();
+    this.#clearTimer("reconnect");
     this.#setState(CONNECTION.offline, detail);
+    if (reason) this.handler.ended(reason);
   }
 
   // MARK: heartbeat

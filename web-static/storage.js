@@ -1,9 +1,9 @@
 // @ts-check
 // What this device remembers in localStorage: the user's display name, the sound setting and the
-// boards opened here. Storage can be disabled or hold garbage; every reader copes.
+// boards opened here, with their links. Storage can be disabled or hold garbage; every reader copes.
 
-import { GUEST_NAME_PREFIX, NAME_KEY, NAME_MAX_LENGTH, RECENT_BOARDS_KEY, RECENT_BOARDS_MAX } from "./constants.js";
-import { isValidId } from "./protocol.js";
+import { BOARDS_KEY, GUEST_NAME_PREFIX, NAME_KEY, NAME_MAX_LENGTH } from "./constants.js";
+import { parseBoardList } from "./board_list.js";
 
 /** @param {string} key @returns {string | null} */
 export function readStorage(key) {
@@ -45,24 +45,19 @@ export function cleanName(text) {
   return [...text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim()].slice(0, NAME_MAX_LENGTH).join("").trim();
 }
 
-// MARK: boards opened on this device
+// MARK: boards opened in this browser (board_list.js decides what the list holds)
 
-/** @returns {{id: string, title: string, openedAt: number}[]} newest first */
-export function loadRecent() {
-  try {
-    const list = JSON.parse(localStorage.getItem(RECENT_BOARDS_KEY) ?? "[]");
-    return Array.isArray(list) ? list.filter((b) => isValidId(b?.id)).sort((a, b) => b.openedAt - a.openedAt) : [];
-  } catch {
-    return []; // Storage can be disabled or hold garbage; the list is only a convenience.
-  }
+/** @returns {import("./board_list.js").BoardEntry[]} newest first */
+export function loadBoards() {
+  return parseBoardList(readStorage(BOARDS_KEY));
 }
 
-/** @param {string} id @param {string} title */
-export function rememberBoard(id, title) {
-  const list = [{ id, title, openedAt: Date.now() }, ...loadRecent().filter((b) => b.id !== id)].slice(0, RECENT_BOARDS_MAX);
-  try {
-    localStorage.setItem(RECENT_BOARDS_KEY, JSON.stringify(list));
-  } catch {
-    // As above: not being remembered is fine.
-  }
+/**
+ * Changes the stored list, read fresh each time: another tab of this browser may have changed it.
+ * @param {(list: import("./board_list.js").BoardEntry[]) => import("./board_list.js").BoardEntry[]} change
+ */
+export function updateBoards(change) {
+  const before = loadBoards();
+  const after = change(before);
+  if (after !== before) writeStorage(BOARDS_KEY, JSON.stringify(after));
 }

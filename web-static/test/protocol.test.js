@@ -21,8 +21,8 @@ describe("client message builders", () => {
   /** Each builder call, keyed by the fixture it must reproduce. */
   const built = {
     "hello.json": protocol.helloMessage("py-7Hq2xK", "Kitchen script"),
-    "join.json": protocol.joinMessage("kT3vQ9mZ2pXa"),
-    "join-since.json": protocol.joinMessage("kT3vQ9mZ2pXa", 42),
+    "join.json": protocol.joinMessage("kT3vQ9mZ2pXa", "Qm9hcmRTZWNyZXRFZGl0MQ"),
+    "join-since.json": protocol.joinMessage("kT3vQ9mZ2pXa", "Qm9hcmRTZWNyZXRFZGl0MQ", 42),
     "leave.json": protocol.leaveMessage(),
     "ping.json": protocol.pingMessage(1763740800123),
     "presence.json": protocol.presenceMessage("sec-prep"),
@@ -59,7 +59,7 @@ describe("client message builders", () => {
   }
 
   test("join without since and hello without name leave the fields out", () => {
-    assert.deepStrictEqual(protocol.joinMessage("b1", null), { type: "join", board: "b1" });
+    assert.deepStrictEqual(protocol.joinMessage("b1", "s1", null), { type: "join", board: "b1", secret: "s1" });
     assert.deepStrictEqual(protocol.helloMessage("c1"), { type: "hello", protocol: 1, clientId: "c1" });
     assert.deepStrictEqual(protocol.moveTimer({ id: "t1", position: "last" }), { op: "moveTimer", id: "t1", position: "last" });
   });
@@ -156,7 +156,34 @@ describe("server message parser", () => {
 
   test("presenceChanged: who arrived or changed, and who left", () => {
     assert.deepStrictEqual(parseServerMessage(fixture("server/presenceChanged.json")), fixture("server/presenceChanged.json"));
-    assert.throws(() => parseServerMessage('{"type":"presenceChanged","users":[],"left":[7]}'), /left must be an array of client ids/);
+    assert.throws(() => parseServerMessage('{"type":"presenceChanged","users":[],"left":[7]}'), /left must be an array of user ids/);
+  });
+
+  test("presence users are named by userId (issue 13), never by clientId", () => {
+    const users = parseServerMessage(fixture("server/presence.json"));
+    assert.deepEqual(users?.type === "presence" && users.users.map((u) => u.userId), ["Xq3v9KpL2mTa8RwB", "b7Rk2LmQ9xTp4WzN"]);
+    assert.throws(() => parseServerMessage({ type: "presence", users: [{ clientId: "web-x", name: "Ada", color: "#d9480f", editing: null }] }), /userId is missing/);
+  });
+
+  test("access: the board, the role and the userId", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/access.json")),
+      { type: "access", board: "kT3vQ9mZ2pXa", role: "edit", userId: "Xq3v9KpL2mTa8RwB" });
+    for (const role of ["owner", "view"]) {
+      assert.equal(/** @type {any} */ (parseServerMessage({ ...fixture("server/access.json"), role }))?.role, role);
+    }
+    assert.throws(() => parseServerMessage({ ...fixture("server/access.json"), role: "admin" }), /role must be one of owner, edit, view/);
+    assert.throws(() => parseServerMessage({ ...fixture("server/access.json"), userId: "has space" }), ProtocolError);
+  });
+
+  test("renamed: the new title", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/renamed.json")), { type: "renamed", title: "Kitchen, Saturday" });
+    assert.throws(() => parseServerMessage({ type: "renamed" }), /title is missing/);
+  });
+
+  test("resume carries the title now, and a resume without one (an older server) still parses", () => {
+    assert.equal(/** @type {any} */ (parseServerMessage(fixture("server/resume.json")))?.title, "Kitchen");
+    const { title, ...old } = fixture("server/resume.json");
+    assert.deepStrictEqual(parseServerMessage(old), { type: "resume", board: "kT3vQ9mZ2pXa", since: 42, rev: 44 });
   });
 
   test("run: a timer's running state, in snapshots, inserts and updates", () => {
@@ -191,8 +218,10 @@ describe("server message parser", () => {
     ["an ack without opId", { type: "ack", rev: 1 }],
     ["a reject with a broken current", { ...fixture("server/reject.json"), current: { id: "x" } }],
     ["presence without users", { type: "presence", people: [] }],
-    ["a presence user without a clientId", { type: "presence", users: [{ name: "Ada", color: "#d9480f", editing: null }] }],
-    ["a presence user editing a bad id", { type: "presence", users: [{ clientId: "a", name: "Ada", color: "#d9480f", editing: "no way" }] }],
+    ["a presence user without a userId", { type: "presence", users: [{ name: "Ada", color: "#d9480f", editing: null }] }],
+    ["a presence user editing a bad id", { type: "presence", users: [{ userId: "a", name: "Ada", color: "#d9480f", editing: "no way" }] }],
+    ["an access without a role", { type: "access", board: "kT3vQ9mZ2pXa", userId: "Xq3v9KpL2mTa8RwB" }],
+    ["a renamed with a numeric title", { type: "renamed", title: 7 }],
     ["a run of an unknown status", { type: "changes", rev: 1, changes: [{ update: "timer", id: "t", run: { status: "late", elapsed: 0 } }] }],
     ["a running run without startedAt", { type: "changes", rev: 1, changes: [{ update: "timer", id: "t", run: { status: "running", elapsed: 0 } }] }],
   ];

@@ -13,6 +13,8 @@ import { Connection, backoffDelay } from "../socket.js";
 import { Store } from "../store.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
+/** The secret of the fixtures' join (client/join.json). */
+const SECRET = "Qm9hcmRTZWNyZXRFZGl0MQ";
 /** @param {string} path */
 const fixture = (path) => JSON.parse(readFileSync(new URL(path, FIXTURES), "utf8"));
 
@@ -41,6 +43,8 @@ function harness({ random = 0.5 } = {}) {
     /** @param {object} message */
     receive(message) { this.onmessage?.({ data: JSON.stringify(message) }); }
     drop() { this.readyState = 3; this.onclose?.(); }
+    /** The server closes the socket with `code`. @param {number} code */
+    closeWith(code) { this.readyState = 3; this.onclose?.({ code }); }
   }
 
   let now = 1_000_000;
@@ -75,16 +79,25 @@ function harness({ random = 0.5 } = {}) {
   const statuses = [];
   /** @type {any[]} */
   const presences = [];
+  /** @type {any[]} */
+  const accesses = [], resumes = [], renames = [];
+  /** @type {string[]} */
+  const ended = [];
   const connection = new Connection({
     url: "ws://test/ws",
     board: "kT3vQ9mZ2pXa",
+    secret: SECRET,
     clientId: "web-test",
     name: "Ada",
     env,
     handler: {
       welcome() {},
+      access: (m) => accesses.push(m),
       since: () => store.rev,
       snapshot: (m) => store.loadSnapshot(m),
+      resume: (m) => resumes.push(m),
+      renamed: (m) => renames.push(m),
+      ended: (reason) => ended.push(reason),
       changes: (m) => store.applyChangeset(m).status,
       ack: (m) => void store.ack(m.opId, m.rev),
       reject: (m) => void store.reject(m.opId),
@@ -95,10 +108,14 @@ function harness({ random = 0.5 } = {}) {
     },
   });
   const socket = () => sockets[sockets.length - 1];
-  /** Opens the current socket and answers hello and join, the server's way. @param {object} answer */
-  const handshake = (answer = fixture("server/snapshot.json")) => {
+  /**
+   * Opens the current socket and answers hello and join, the server's way: access, then `answer`.
+   * @param {object} answer @param {object} access
+   */
+  const handshake = (answer = fixture("server/snapshot.json"), access = fixture("server/access.json")) => {
     socket().open();
     socket().receive(fixture("server/welcome.json"));
+    socket().receive(access);
     socket().receive(answer);
   };
   /** @param {string} opId @param {any[]} ops */
@@ -107,7 +124,7 @@ function harness({ random = 0.5 } = {}) {
     connection.sendEdit({ opId, ops });
   };
   const sentTypes = () => socket().sent.map((m) => m.type);
-  return { connection, store, sockets, socket, statuses, presences, advance, handshake, edit, sentTypes };
+  return { connection, store, sockets, socket, statuses, presences, accesses, resumes, renames, ended, advance, handshake, edit, sentTypes };
 }
 
 const rename = (/** @type {string} */ title) => [protocol.updateSection({ id: "sec-prep", title })];
@@ -120,7 +137,7 @@ describe("session", () => {
     h.socket().open();
     assert.deepStrictEqual(h.socket().sent, [{ type: "hello", protocol: 1, clientId: "web-test", name: "Ada" }]);
     h.socket().receive(fixture("server/welcome.json"));
-    assert.deepStrictEqual(h.socket().sent[1], { type: "join", board: "kT3vQ9mZ2pXa" });
+    assert.deepStrictEqual(h.socket().sent[1], { type: "join", board: "kT3vQ9mZ2pXa", secret: SECRET });
     assert.equal(h.connection.isLive, false);
     h.socket().receive(fixture("server/snapshot.json"));
     assert.equal(h.connection.state, "live");
@@ -154,7 +171,7 @@ describe("session", () => {
     assert.equal(h.sockets.length, 2);
     h.handshake({ type: "resume", board: "kT3vQ9mZ2pXa", since: 4, rev: 4 });
     assert.deepStrictEqual(h.socket().sent.slice(1), [
-      { type: "join", board: "kT3vQ9mZ2pXa", since: 4 },
+      { type: "join", board: "kT3vQ9mZ2pXa", secret: SECRET, since: 4 },
       { type: "edit", opId: "7", ops: rename("Unacked") },
       { type: "edit", opId: "8", ops: rename("Offline edit") },
     ]);
@@ -189,7 +206,7 @@ describe("session", () => {
     h.handshake();
     h.edit("1", [protocol.updateTimer({ id: "tim-eggs", minutes: 8 })]);
     h.socket().receive(fixture("server/changes-toggle-section.json")); // rev 5 after rev 3
-    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", since: 3 });
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", secret: SECRET, since: 3 });
     assert.equal(h.connection.isLive, false);
     h.socket().receive(fixture("server/changes-rename-section.json")); // rev 4, of the old subscription
     assert.equal(h.store.rev, 3, "changes before the resume are ignored");
@@ -208,7 +225,7 @@ describe("session", () => {
     h.socket().drop();
     h.advance(BACKOFF_MAX_MS);
     h.handshake({ type: "resume", board: "kT3vQ9mZ2pXa", since: 2, rev: 4 });
-    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa" });
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", secret: SECRET });
   });
 
   test("heartbeat: a ping every interval; no pong in time means a dead socket", () => {
@@ -241,14 +258,15 @@ describe("session", () => {
     assert.equal(h.connection.state, "reconnecting");
   });
 
-  test("board_not_found is final: offline with a reason, no retry", () => {
+  test("board_not_found is final: a wrong link, offline with a reason, no retry", () => {
     const h = harness();
     h.connection.start();
     h.socket().open();
     h.socket().receive(fixture("server/welcome.json"));
     h.socket().receive({ type: "error", code: "board_not_found", message: "no board kT3vQ9mZ2pXa" });
     assert.equal(h.connection.state, "offline");
-    assert.match(h.statuses.at(-1)?.detail ?? "", /does not exist/);
+    assert.match(h.statuses.at(-1)?.detail ?? "", /does not open a board/);
+    assert.deepEqual(h.ended, ["wrong-link"]);
     h.advance(BACKOFF_MAX_MS * 10);
     h.connection.goOnline();
     assert.equal(h.sockets.length, 1);
@@ -278,7 +296,7 @@ describe("a join that fails (issue 12)", () => {
     h.connection.start();
     h.handshake();
     h.socket().receive(fixture("server/changes-toggle-section.json"));
-    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", since: 3 });
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", secret: SECRET, since: 3 });
     return h;
   }
   const loading = { type: "error", code: "internal", message: "the board is loading" };
@@ -302,7 +320,7 @@ describe("a join that fails (issue 12)", () => {
     h.advance(backoffDelay(1, 0.5));
     assert.equal(h.sockets.length, 2);
     h.handshake({ type: "resume", board: "kT3vQ9mZ2pXa", since: 3, rev: 3 });
-    assert.deepStrictEqual(h.socket().sent[1], { type: "join", board: "kT3vQ9mZ2pXa", since: 3 });
+    assert.deepStrictEqual(h.socket().sent[1], { type: "join", board: "kT3vQ9mZ2pXa", secret: SECRET, since: 3 });
     assert.equal(h.connection.state, "live");
   });
 
@@ -317,7 +335,7 @@ describe("a join that fails (issue 12)", () => {
     h.advance(backoffDelay(1, 0.5) - 1);
     assert.deepEqual(h.sentTypes(), ["hello", "join", "join"], "not before the backoff");
     h.advance(1);
-    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", since: 3 });
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", secret: SECRET, since: 3 });
     h.socket().receive(loading);
     assert.equal(h.statuses.at(-1)?.attempt, 2);
     h.advance(backoffDelay(2, 0.5) - 1);
@@ -422,5 +440,109 @@ describe("presence", () => {
     assert.deepStrictEqual(h.socket().sent.at(-1), { type: "edit", opId: "1", ops: rename("Unacked") }, "unacked edit resent");
     h.connection.rename("Grace");
     assert.equal(h.sockets.length, 2, "the same name changes nothing");
+  });
+});
+
+describe("links (issue 13)", () => {
+  test("every join carries the link's secret: the first exactly as client/join.json, a rejoin as client/join-since.json", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    assert.deepStrictEqual(h.socket().sent[1], fixture("client/join.json"));
+    h.socket().receive(fixture("server/changes-rename-section.json"));
+    h.socket().drop();
+    h.advance(BACKOFF_MAX_MS);
+    h.socket().open();
+    h.socket().receive(fixture("server/welcome.json"));
+    assert.deepStrictEqual(h.socket().sent[1], { ...fixture("client/join.json"), since: 4 });
+    // A gap on a live socket: the rejoin there carries it too.
+    h.socket().receive(fixture("server/access.json"));
+    h.socket().receive({ ...fixture("server/resume.json"), since: 4, rev: 4 });
+    h.socket().receive(fixture("server/changes-toggle-section.json"));
+    assert.deepStrictEqual(h.socket().sent.at(-1), { ...fixture("client/join-since.json"), since: 4 });
+  });
+
+  test("the secret goes in joins only: never in the socket's URL, hello, edits or presence", () => {
+    const h = harness();
+    h.connection.start();
+    h.connection.setEditing("sec-prep");
+    h.handshake();
+    h.edit("1", rename("Secretless"));
+    assert.ok(!h.socket().url.includes(SECRET));
+    const carrying = h.socket().sent.filter((m) => JSON.stringify(m).includes(SECRET)).map((m) => m.type);
+    assert.deepEqual(carrying, ["join"]);
+    assert.deepEqual(h.sentTypes(), ["hello", "join", "presence", "edit"]);
+  });
+
+  test("access: the role and userId reach the handler, before the snapshot", () => {
+    const h = harness();
+    h.connection.start();
+    h.socket().open();
+    h.socket().receive(fixture("server/welcome.json"));
+    h.socket().receive(fixture("server/access.json"));
+    assert.deepStrictEqual(h.accesses, [fixture("server/access.json")]);
+    assert.equal(h.connection.role, "edit");
+    assert.equal(h.connection.isLive, false, "access alone is not the board");
+    h.socket().receive(fixture("server/snapshot.json"));
+    assert.equal(h.connection.state, "live");
+    // One for another board, or outside a join, is not ours.
+    h.socket().receive({ ...fixture("server/access.json"), role: "view" });
+    assert.equal(h.accesses.length, 1);
+  });
+
+  test("view role: presence is never sent, on the first join or after a reconnect", () => {
+    const h = harness();
+    const view = { ...fixture("server/access.json"), role: "view" };
+    h.connection.start();
+    h.connection.setEditing("sec-prep");
+    h.handshake(fixture("server/snapshot.json"), view);
+    h.connection.setEditing("tim-eggs");
+    h.connection.setEditing(null);
+    assert.deepEqual(h.sentTypes(), ["hello", "join"]);
+    h.socket().drop();
+    h.advance(BACKOFF_MAX_MS);
+    h.handshake({ ...fixture("server/resume.json"), since: 3, rev: 3 }, view);
+    assert.deepEqual(h.sentTypes(), ["hello", "join"]);
+  });
+
+  test("resume and renamed bring the board's title to the handler", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.socket().drop();
+    h.advance(BACKOFF_MAX_MS);
+    h.handshake({ ...fixture("server/resume.json"), since: 3, rev: 3 });
+    assert.deepEqual(h.resumes.map((m) => m.title), ["Kitchen"]);
+    h.socket().receive(fixture("server/renamed.json"));
+    assert.deepStrictEqual(h.renames, [fixture("server/renamed.json")]);
+    assert.equal(h.connection.state, "live");
+  });
+
+  for (const [code, reason, detail] of [[4403, "replaced", /replaced/], [4410, "deleted", /deleted/]]) {
+    test(`close ${code}: ${reason}, final, no reconnect`, () => {
+      const h = harness();
+      h.connection.start();
+      h.handshake();
+      h.edit("1", rename("Never sent"));
+      h.socket().closeWith(/** @type {number} */ (code));
+      assert.equal(h.connection.state, "offline");
+      assert.match(h.statuses.at(-1)?.detail ?? "", /** @type {RegExp} */ (detail));
+      assert.deepEqual(h.ended, [reason]);
+      h.advance(BACKOFF_MAX_MS * 10);
+      h.connection.goOnline();
+      h.connection.rename("Grace");
+      assert.equal(h.sockets.length, 1, "never again");
+    });
+  }
+
+  test("any other close code is a dropped connection: reconnect", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.socket().closeWith(1001);
+    assert.equal(h.connection.state, "reconnecting");
+    assert.deepEqual(h.ended, []);
+    h.advance(backoffDelay(1, 0.5));
+    assert.equal(h.sockets.length, 2);
   });
 });

@@ -34,18 +34,25 @@ def browser():
 
 @pytest.fixture
 def board(server):
-    """A fresh board on the test's server."""
+    """A fresh board on the test's server (a `BoardRef`: its id, with its secrets and links)."""
     return server.create_board("Kitchen")
+
+
+def board_path(board, role="edit") -> str:
+    """The page of `board` through its `role` link: /b/ID#edit=SECRET."""
+    return f"/b/{board}#{role}={board.secrets[role]}"
 
 
 @pytest.fixture
 def user(browser, server, board):
-    """`user(name)` opens the board as `name` in a browser context of its own and waits until the
-    page is live. Returns the page; `page.context` is the user's context (close it to leave).
-    With `gate=True` the page's WebSocket goes through a `SocketGate` (`page.gate`)."""
+    """`user(name)` opens the board through its edit link as `name` in a browser context of its own
+    and waits until the page is live. Returns the page; `page.context` is the user's context (close
+    it to leave). `role="view"` or `"owner"` opens it through that link instead, `path` any page
+    (not waited on); `board_id` another BoardRef. With `gate=True` the page's WebSocket goes through
+    a `SocketGate` (`page.gate`)."""
     contexts = []
 
-    def open_user(name, viewport=None, board_id=None, gate=False, path=None):
+    def open_user(name, viewport=None, board_id=None, gate=False, path=None, role="edit"):
         context = browser.new_context(viewport=viewport or DESKTOP)
         context.set_default_timeout(10_000)
         contexts.append(context)
@@ -59,7 +66,7 @@ def user(browser, server, board):
         # What the Content-Security-Policy blocked is an error of the page too.
         page.on("console", lambda message: page.errors.append(message.text)
                 if message.type == "error" and "Content Security Policy" in message.text else None)
-        page.goto(server.http + (path if path is not None else f"/b/{board_id or board}"))
+        page.goto(server.http + (path if path is not None else board_path(board_id or board, role)))
         if path is None:
             wait_live(page)
         return page
@@ -395,7 +402,7 @@ def user_with_script(browser, server, board):
         # What the Content-Security-Policy blocked is an error of the page too.
         page.on("console", lambda message: page.errors.append(message.text)
                 if message.type == "error" and "Content Security Policy" in message.text else None)
-        page.goto(f"{server.http}/b/{board}")
+        page.goto(server.http + board_path(board))
         wait_live(page)
         return page
 

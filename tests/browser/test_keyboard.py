@@ -131,8 +131,8 @@ def test_controls_are_labelled(user, server, board):
                        ("combobox", "Move timer to another section"), ("button", "Move timer up"),
                        ("button", "Move timer down"), ("button", "Delete timer")]:
         expect(timer.get_by_role(role, name=name, exact=True)).to_have_count(1)
-    for role, name in [("textbox", "Your name"), ("button", "Copy link to this board"), ("form", "Add a section"),
-                       ("link", "TimerBoard: all boards"), ("list", "Also on this board"), ("status", None)]:
+    for role, name in [("textbox", "Your name"), ("button", "Share this board"), ("form", "Add a section"),
+                       ("link", "TimerBoard: your boards"), ("list", "Also on this board"), ("status", None)]:
         expect(a.get_by_role(role, name=name, exact=True) if name else a.get_by_role(role).first).to_be_attached()
     expect(a.get_by_role("heading", level=1)).to_have_text("Kitchen")
     # No control anywhere on the page is nameless.

@@ -3,7 +3,7 @@ person to look at; and what a machine can check about them: nothing is wider tha
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, add_section, add_timer, converged, section
+from conftest import DESKTOP, PHONE, add_section, add_timer, board_path, converged, section, wait_live
 
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
@@ -26,7 +26,12 @@ def test_board_layout(user, server, board, screenshot, viewport):
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_start_page_layout(user, server, board, screenshot, viewport):
-    page = user("Ada", viewport=viewport, path="/")
-    expect(page.get_by_role("list", name="All boards").get_by_role("link")).to_have_count(1)
+    # The start page lists the boards this browser opened: open two first, one of them read-only.
+    page = user("Ada", viewport=viewport)
+    other = server.create_board("Sunday prep for the whole family, with a long name")
+    page.goto(server.http + board_path(other, "view"))
+    wait_live(page)
+    page.goto(server.http + "/")
+    expect(page.get_by_role("list", name="Your boards").get_by_role("link")).to_have_count(2)
     assert page.evaluate(OVERFLOW) <= 0, "the start page is wider than the window"
     screenshot(page)

@@ -14,9 +14,14 @@ def client_id(page):
     return page.evaluate("window.timerboard.socket.clientId")
 
 
+def user_id(page):
+    """Who `page` is in presence: the userId of its `access`."""
+    return page.evaluate("window.timerboard.session.userId")
+
+
 def someone(page, other):
     """`other`'s entry in `page`'s list of the others on the board."""
-    return page.locator(f"#presence > li[data-client-id={client_id(other)}]")
+    return page.locator(f"#presence > li[data-user-id=\"{user_id(other)}\"]")
 
 
 def test_presence_shows_who_is_here_and_what_they_edit(user, server, board, screenshot):
@@ -62,15 +67,17 @@ def test_presence_shows_who_is_here_and_what_they_edit(user, server, board, scre
 
     # Never stored: the board the server keeps has no trace of who was there.
     snapshot = json.dumps(server.snapshot(board))
-    for trace in ("Ada", "Cyd", client_id(a), "editing", "presence"):
+    for trace in ("Ada", "Cyd", client_id(a), user_id(a), "editing", "presence"):
         assert trace not in snapshot
 
     # A user who leaves (closes the tab) goes; so does one whose connection drops.
     section(a, "Prep").locator(".section-title").focus()
     expect(header).to_have_attribute("data-editing-by", "Ada")
-    ada = client_id(a)
+    ada = user_id(a)
+    # The clientId is a secret of its page: presence never shows it.
+    assert client_id(a) not in b.locator("#presence").evaluate("el => el.outerHTML")
     a.close()
-    expect(b.locator(f"#presence > li[data-client-id={ada}]")).to_have_count(0)
+    expect(b.locator(f"#presence > li[data-user-id=\"{ada}\"]")).to_have_count(0)
     expect(header).not_to_have_attribute("data-editing-by", "Ada")
     timer(c, "Eggs").locator(".timer-title").focus()
     expect(timer(b, "Eggs")).to_have_attribute("data-editing-by", "Cyd")

@@ -188,7 +188,8 @@ export class BoardSession {
         this.status.update({ state, attempt, detail });
         // Off the board, we do not know who is on it: show nobody rather than a stale list.
         if (state !== CONNECTION.live) this.presence.clear();
-        if (detail && state === CONNECTION.offline) this.status.toast(detail);
+        // A board that ended has a page of its own that says why.
+        if (detail && state === CONNECTION.offline && !this.ended) this.status.toast(detail);
       },
     };
   }

@@ -621,7 +621,7 @@ const ENDED_TEXT = {
   },
   "wrong-link": {
     title: "This link does not open a board",
-    text: "Its key is wrong, or the board no longer exists. Check that you copied the whole link, or ask the board's owner for a new one.",
+    text: "Its key is wrong or was replaced, or the board was deleted. Check that you copied the whole link, or ask the board's owner for the current one.",
   },
   replaced: {
     title: "This link was replaced",

@@ -404,8 +404,9 @@ export class Connection {
     this.fatal = detail;
     this.#dropSocket();
     this.#clearTimer("reconnect");
-    this.#setState(CONNECTION.offline, detail);
+    // The handler first learns why, so what it shows for the state can say so.
     if (reason) this.handler.ended(reason);
+    this.#setState(CONNECTION.offline, detail);
   }
 
   // MARK: heartbeat

@@ -24,6 +24,24 @@ def test_board_layout(user, server, board, screenshot, viewport):
     screenshot(page)
 
 
+@pytest.mark.parametrize("role", ["owner", "view"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_board_layout_by_role(user, server, board, screenshot, viewport, role):
+    """The owner's bar has a settings button more, a viewer's a "View only" badge and no edit controls."""
+    a = user("Ada")
+    add_section(a, "Prep")
+    add_timer(a, "Prep", "Soft-boiled eggs for the whole table", 7, 30)
+    page = user("Bob with a rather long name", viewport=viewport, role=role)
+    converged(server, board, a, page)
+    expect(page.locator("#role-badge")).to_be_visible() if role == "view" else expect(page.locator(".owner-open")).to_be_visible()
+    assert page.evaluate(OVERFLOW) <= 0, "the board is wider than the window"
+    screenshot(page)
+    page.get_by_role("button", name="Share this board").click()
+    expect(page.get_by_role("dialog", name="Share this board")).to_be_visible()
+    assert page.evaluate(OVERFLOW) <= 0, "the share dialog is wider than the window"
+    screenshot(page, "share")
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_start_page_layout(user, server, board, screenshot, viewport):
     # The start page lists the boards this browser opened: open two first, one of them read-only.

@@ -1,7 +1,7 @@
 // @ts-check
 // A tiny DOM for unit tests of the views and dom_patch.js under `node --test` (no npm): elements,
 // text, attributes, dataset, classList, style, input values and focus, and querySelector for simple
-// selectors (`tag`, `.class`, `[attr]`, `[attr=value]`, combined, no combinators). Every change is
+// selectors (`tag`, `#id`, `.class`, `[attr]`, `[attr=value]`, combined, no combinators). Every change is
 // logged in `doc.mutations`, as a MutationObserver would see it (`value` too, which it would not),
 // so a test can say exactly what a patch touched.
 
@@ -263,12 +263,13 @@ function dataName(key) {
   return `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
-/** @param {string} selector one compound selector: tag, .class, [attr], [attr=value] @returns {(e: FakeElement) => boolean} */
+/** @param {string} selector one compound selector: tag, #id, .class, [attr], [attr=value] @returns {(e: FakeElement) => boolean} */
 function compile(selector) {
-  const parts = selector.match(/^[a-z]+|\.[\w-]+|\[[\w-]+(?:=["']?[^\]"']*["']?)?\]/gi) ?? [];
+  const parts = selector.match(/^[a-z]+|#[\w-]+|\.[\w-]+|\[[\w-]+(?:=["']?[^\]"']*["']?)?\]/gi) ?? [];
   if (parts.join("") !== selector) throw new Error(`fake_dom: unsupported selector ${selector}`);
   const tests = parts.map((part) => {
     if (part.startsWith(".")) return (/** @type {FakeElement} */ e) => e.classList.contains(part.slice(1));
+    if (part.startsWith("#")) return (/** @type {FakeElement} */ e) => e.id === part.slice(1);
     if (part.startsWith("[")) {
       const [, name, value] = /** @type {RegExpMatchArray} */ (part.match(/^\[([\w-]+)(?:=["']?([^\]"']*)["']?)?\]$/));
       return (/** @type {FakeElement} */ e) => (value === undefined ? e.hasAttribute(name) : e.getAttribute(name) === value);

@@ -8,6 +8,7 @@ import { describe, test } from "node:test";
 
 import { ApiError, BoardApi, apiErrorText } from "../board_api.js";
 import { BoardView } from "../board_view.js";
+import { renderBoardLinks, renderEnded } from "../dom_patch.js";
 import { PresenceView } from "../presence_view.js";
 import * as protocol from "../protocol.js";
 import { Store } from "../store.js";
@@ -113,6 +114,45 @@ describe("the owner's HTTP calls", () => {
       assert.equal(error.code, code);
       assert.match(apiErrorText(error), /** @type {RegExp} */ (words));
       assert.ok(!apiErrorText(error).includes(SECRET));
+    }
+  });
+});
+
+describe("the start page's list and the ended page", () => {
+  test("each board opens through its stored link, says its role, and has a Forget button; text only", () => {
+    const doc = new FakeDocument();
+    const list = doc.createElement("ul");
+    doc.body.append(list);
+    const link = "/b/kT3vQ9mZ2pXa#view=Qm9hcmRTZWNyZXRFZGl0MQ";
+    renderBoardLinks(/** @type {any} */ (list), [{ id: "kT3vQ9mZ2pXa", title: "<b>Kitchen</b>", role: "view", link, openedAt: 0 }], "none");
+    const item = list.children[0];
+    assert.equal(item.getAttribute("data-id"), "kT3vQ9mZ2pXa");
+    assert.equal(/** @type {any} */ (item.querySelector("a")).getAttribute("href"), link);
+    assert.equal(/** @type {any} */ (item.querySelector(".board-link-title")).textContent, "<b>Kitchen</b>");
+    assert.equal(/** @type {any} */ (item.querySelector(".board-link-meta")).textContent, "View only");
+    assert.equal(/** @type {any} */ (item.querySelector(".board-forget")).getAttribute("aria-label"), "Forget <b>Kitchen</b> on this device");
+    renderBoardLinks(/** @type {any} */ (list), [], "Nothing yet.");
+    assert.equal(/** @type {any} */ (list.children[0]).textContent, "Nothing yet.");
+  });
+
+  test("the ended page names what happened for each reason", () => {
+    const doc = new FakeDocument();
+    const page = doc.createElement("div");
+    const title = doc.createElement("h1");
+    const text = doc.createElement("p");
+    title.setAttribute("id", "ended-title");
+    text.setAttribute("id", "ended-text");
+    page.append(title, text);
+    page.hidden = true;
+    doc.body.append(page);
+    /** @type {[string, RegExp][]} */
+    const cases = [["no-secret", /incomplete/], ["wrong-link", /does not open a board/], ["replaced", /was replaced/], ["deleted", /was deleted/]];
+    for (const [reason, words] of cases) {
+      renderEnded(/** @type {any} */ (page), reason);
+      assert.equal(page.dataset.reason, reason);
+      assert.match(title.textContent, words);
+      assert.ok(text.textContent.length > 20);
+      assert.equal(page.hidden, false);
     }
   });
 });

@@ -253,3 +253,33 @@ def test_a_wrong_or_missing_secret_shows_the_wrong_link_page(user, server, board
     # None of them is remembered as a board of this browser.
     assert wrong.evaluate("localStorage.getItem('timerboard.boards')") in (None, "[]")
     assert wrong.errors == [] and bare.errors == []
+
+
+def test_the_secret_goes_only_in_joins_and_bearer_headers(browser, server, board):
+    owner = open_watched(browser, server, board_path(board, "owner"), name="Olive")
+    requests, console = [], []
+    owner.on("request", lambda request: requests.append((request.url, request.all_headers())))
+    owner.on("console", lambda message: console.append(message.text))
+    wait_live(owner)
+    owner.get_by_role("button", name="Share this board").click()
+    expect(owner.get_by_role("dialog", name="Share this board").get_by_label("Can view")).to_have_value(server.http + board.links["view"])
+    owner.keyboard.press("Escape")
+    dialog = open_settings(owner)
+    dialog.get_by_label("Title", exact=True).fill("Kitchen, Sunday")
+    dialog.get_by_role("button", name="Rename").click()
+    expect(owner.get_by_role("heading", level=1)).to_have_text("Kitchen, Sunday")
+    owner.keyboard.press("Escape")
+    # A reload keeps the link (the fragment stays in the address bar) and joins again with it.
+    owner.reload()
+    wait_live(owner)
+    assert owner.url == server.http + board_path(board, "owner")
+
+    secret = board.owner
+    assert [m["type"] for m in owner.sent if secret in json.dumps(m)] == ["join", "join"]
+    assert all(secret not in url for url, _ in requests)
+    carrying = [(url.removeprefix(server.http), headers["authorization"]) for url, headers in requests if secret in json.dumps(headers)]
+    assert carrying == [(f"/api/boards/{board}/links", f"Bearer {secret}"), (f"/api/boards/{board}", f"Bearer {secret}")]
+    assert all("referer" not in headers or secret not in headers["referer"] for _, headers in requests)
+    assert not any(secret in text for text in console)
+    assert owner.errors == []
+    owner.context.close()

@@ -67,7 +67,7 @@ class Replica:
         return {"sections": self.sections, "timers": self.timers}
 
 
-async def client(url, board, sections, deadline, seed, stats):
+async def client(url, board, secret, sections, deadline, seed, stats):
     rng = random.Random(seed)
     client_id = f"soak-{seed}-{uuid.uuid4().hex[:6]}"
     # Left open on return: the caller reads the rest of the stream to the final revision.
@@ -75,7 +75,7 @@ async def client(url, board, sections, deadline, seed, stats):
     await ws.send(json.dumps({"type": "hello", "protocol": 1, "clientId": client_id}))
     while json.loads(await ws.recv())["type"] != "welcome":
         pass
-    await ws.send(json.dumps({"type": "join", "board": board}))
+    await ws.send(json.dumps({"type": "join", "board": board, "secret": secret}))
     replica = None
     while replica is None:
         message = json.loads(await ws.recv())
@@ -120,13 +120,14 @@ async def main():
     request = urllib.request.Request(args.server + "/api/boards", data=b'{"title":"Soak"}',
                                      headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(request) as response:
-        board = json.load(response)["id"]
+        created = json.load(response)
+    board, secret = created["id"], created["secrets"]["edit"]
     url = args.server.replace("http", "ws", 1) + "/ws"
     sections = ["s1", "s2", "s3"]
     async with websockets.connect(url) as setup:
         await setup.send(json.dumps({"type": "hello", "protocol": 1, "clientId": "soak-setup"}))
         await setup.recv()
-        await setup.send(json.dumps({"type": "join", "board": board}))
+        await setup.send(json.dumps({"type": "join", "board": board, "secret": secret}))
         await setup.send(json.dumps({"type": "edit", "opId": "s", "ops": [
             {"op": "addSection", "id": s, "title": s, "position": "last"} for s in sections]}))
         while json.loads(await setup.recv()).get("type") != "ack":
@@ -135,10 +136,11 @@ async def main():
     stats = {"ack": 0, "reject": 0}
     started = time.monotonic()
     deadline = started + args.seconds
-    tasks = [asyncio.create_task(client(url, board, sections, deadline, seed, stats)) for seed in range(args.clients)]
+    tasks = [asyncio.create_task(client(url, board, secret, sections, deadline, seed, stats)) for seed in range(args.clients)]
     # Every client stops editing at the deadline; each then reads until it holds the final revision.
     results = await asyncio.gather(*tasks)
-    with urllib.request.urlopen(f"{args.server}/api/boards/{board}") as response:
+    read = urllib.request.Request(f"{args.server}/api/boards/{board}", headers={"Authorization": f"Bearer {secret}"})
+    with urllib.request.urlopen(read) as response:
         final = json.load(response)
     server = Replica(final).board()
     mismatches = 0

@@ -6,13 +6,15 @@ import websockets
 SERVER = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
 
 async def main():
-    request = urllib.request.Request(SERVER + "/api/boards", data=b'{"title":"Egg timer"}', method="POST")
+    request = urllib.request.Request(SERVER + "/api/boards", data=b'{"title":"Egg timer"}', method="POST",
+                                     headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request) as response:
-        board = json.load(response)["id"]
+        created = json.load(response)
     async with websockets.connect(SERVER.replace("http", "ws", 1) + "/ws") as ws:
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "clientId": "py-" + uuid.uuid4().hex[:12]}))
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "clientId": "py-" + uuid.uuid4().hex}))
         await ws.recv()  # welcome
-        await ws.send(json.dumps({"type": "join", "board": board}))
+        await ws.send(json.dumps({"type": "join", "board": created["id"], "secret": created["secrets"]["edit"]}))
+        await ws.recv()  # access
         await ws.recv()  # snapshot
         await ws.send(json.dumps({"type": "edit", "opId": "1", "ops": [
             {"op": "addSection", "id": "kitchen", "title": "Kitchen"},

@@ -16,6 +16,38 @@ ROOT = Path(__file__).resolve().parent.parent
 BINARY = Path(os.environ.get("TIMERBOARD_BIN", ROOT / ".build" / "debug" / "timerboard"))
 
 
+# The operator token every test server is started with, for `GET /api/boards`.
+ADMIN_TOKEN = "test-operator-token-0123456789"
+
+
+class BoardRef(str):
+    """A board id (use it wherever an id goes) that also holds the board's three secrets, as
+    `POST /api/boards` returned them: `board.edit` is what a join or a Bearer header needs."""
+
+    def __new__(cls, created: dict):
+        ref = super().__new__(cls, created["id"])
+        ref.secrets = created["secrets"]
+        ref.links = created["links"]
+        return ref
+
+    @property
+    def owner(self) -> str:
+        return self.secrets["owner"]
+
+    @property
+    def edit(self) -> str:
+        return self.secrets["edit"]
+
+    @property
+    def view(self) -> str:
+        return self.secrets["view"]
+
+
+def join_message(board: BoardRef, role="edit", **fields) -> dict:
+    """A `join` for `board` with the secret of `role`."""
+    return {"type": "join", "board": str(board), "secret": board.secrets[role], **fields}
+
+
 # Hummingbird's line once the socket is bound: the server is ready, and says on which port.
 LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
 
@@ -46,7 +78,7 @@ class ServerProcess:
         log = open(self.log_path, "a")
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--data-directory", str(self.data_dir),
-             "--web-root", str(ROOT / "web-static"), *self.extra_args],
+             "--web-root", str(ROOT / "web-static"), "--admin-token", ADMIN_TOKEN, *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         # Read the server's own output until it says it listens: no polling, no fixed delay.
         for line in self.process.stdout:
@@ -89,11 +121,25 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
 
-    def create_board(self, title="Test board") -> str:
+    def create_board(self, title="Test board") -> BoardRef:
         request = urllib.request.Request(self.http + "/api/boards", data=json.dumps({"title": title}).encode(),
                                          headers={"Content-Type": "application/json"}, method="POST")
         with urllib.request.urlopen(request) as response:
-            return json.load(response)["id"]
+            return BoardRef(json.load(response))
+
+    def request(self, method: str, path: str, secret=None, body=None, headers=None):
+        """Any HTTP request to the server: (status, parsed JSON body or None), also for 4xx and 5xx."""
+        all_headers = {**({"Authorization": f"Bearer {secret}"} if secret else {}),
+                       **({"Content-Type": "application/json"} if body is not None else {}), **(headers or {})}
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.http + path, data=data, method=method, headers=all_headers)
+        try:
+            with urllib.request.urlopen(request) as response:
+                raw = response.read()
+                return response.status, json.loads(raw) if raw else None
+        except urllib.error.HTTPError as error:
+            raw = error.read()
+            return error.code, json.loads(raw) if raw else None
 
     def post_board(self, body: bytes, headers=None):
         """`POST /api/boards` as given: (status, parsed body), also for 4xx and 5xx answers."""
@@ -106,12 +152,14 @@ class ServerProcess:
             return error.code, json.loads(error.read() or b"null")
 
     def board_count(self) -> int:
-        with urllib.request.urlopen(self.http + "/api/boards") as response:
-            return len(json.load(response)["boards"])
+        status, body = self.request("GET", "/api/boards", secret=ADMIN_TOKEN)
+        assert status == 200, body
+        return len(body["boards"])
 
-    def snapshot(self, board: str) -> dict:
-        with urllib.request.urlopen(f"{self.http}/api/boards/{board}") as response:
-            return json.load(response)
+    def snapshot(self, board: BoardRef) -> dict:
+        status, body = self.request("GET", f"/api/boards/{board}", secret=board.view)
+        assert status == 200, body
+        return body
 
 
 @pytest.fixture

@@ -94,10 +94,14 @@ class RawClient:
         data = json.dumps(message).encode()
         self.send_frame(deflate(data) if compressed else data, rsv1=compressed)
 
-    def hello_and_join(self, client_id: str, board: str):
+    def hello_and_join(self, client_id: str, board, role="edit"):
+        """Says hello and joins `board` (a conftest.BoardRef) with the secret of `role`; the
+        join's first answer, `access`, is kept in `self.access`."""
         self.send({"type": "hello", "protocol": 1, "clientId": client_id})
         assert self.message()["type"] == "welcome"
-        self.send({"type": "join", "board": board})
+        self.send({"type": "join", "board": str(board), "secret": board.secrets[role]})
+        self.access = self.message()
+        assert self.access["type"] == "access", self.access
 
     def close(self):
         self.sock.close()

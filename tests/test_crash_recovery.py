@@ -34,7 +34,8 @@ def pair_edit(writer, n, section):
 
 async def write_until_killed(url, board, writer, section, acked, sent, enough):
     ws = await open_client(url, f"writer{writer}")
-    await ws.send(json.dumps({"type": "join", "board": board}))
+    await ws.send(json.dumps({"type": "join", "board": board, "secret": board.edit}))
+    assert json.loads(await ws.recv())["type"] == "access"
     assert json.loads(await ws.recv())["type"] == "snapshot"
     n = 0
     try:
@@ -59,8 +60,9 @@ def test_acked_edits_survive_sigkill(server_factory):
 
     async def scenario():
         ws = await open_client(server.ws, "setup")
-        await ws.send(json.dumps({"type": "join", "board": board}))
-        await ws.recv()
+        await ws.send(json.dumps({"type": "join", "board": board, "secret": board.edit}))
+        await ws.recv()  # access
+        await ws.recv()  # snapshot
         await ws.send(json.dumps({"type": "edit", "opId": "1", "ops": [{"op": "addSection", "id": "main", "title": "Main"}]}))
         assert (await outcome(ws, "1"))["type"] == "ack"
         await ws.close()
@@ -90,9 +92,10 @@ def test_acked_edits_survive_sigkill(server_factory):
         # Resume from an acked revision: exactly the changesets after it, in order.
         since = max(acked.values()) - 10
         ws = await open_client(server.ws, "resumer")
-        await ws.send(json.dumps({"type": "join", "board": board, "since": since}))
+        await ws.send(json.dumps({"type": "join", "board": board, "secret": board.edit, "since": since}))
+        assert json.loads(await ws.recv())["type"] == "access"
         resume = json.loads(await ws.recv())
-        assert resume == {"type": "resume", "board": board, "since": since, "rev": snapshot["rev"]}
+        assert resume == {"type": "resume", "board": board, "title": "Crash test", "since": since, "rev": snapshot["rev"]}
         revisions = [json.loads(await ws.recv())["rev"] for _ in range(snapshot["rev"] - since)]
         assert revisions == list(range(since + 1, snapshot["rev"] + 1))
         await ws.close()
@@ -102,8 +105,9 @@ def test_acked_edits_survive_sigkill(server_factory):
         for writer in range(WRITERS):
             last = max((op for op in sent if op.startswith(f"w{writer}-")), key=lambda op: int(op.split("-")[1]))
             ws = await open_client(server.ws, f"writer{writer}")
-            await ws.send(json.dumps({"type": "join", "board": board}))
-            await ws.recv()
+            await ws.send(json.dumps({"type": "join", "board": board, "secret": board.edit}))
+            await ws.recv()  # access
+            await ws.recv()  # snapshot
             await ws.send(json.dumps(sent[last]))
             answer = await outcome(ws, last)
             assert answer["type"] == "ack", answer  # a second application would be a duplicate_id reject

@@ -24,11 +24,22 @@ def test_the_script_adds_a_section_and_a_timer_and_renames_the_section(server):
     assert "'insert': 'section'" in out and "'title': 'Prep'" in out
     assert "'insert': 'timer'" in out and "'minutes': 7" in out
     assert "{'update': 'section'" in out and "'title': 'Mise en place'" in out
-    board = re.search(r"/b/([A-Za-z0-9]+)", out).group(1)
-    snapshot = server.snapshot(board)
+    board, secret = re.search(r"/b/([A-Za-z0-9]+)#edit=([A-Za-z0-9_-]+)", out).groups()
+    status, snapshot = server.request("GET", f"/api/boards/{board}", secret=secret)
+    assert status == 200
     assert [section["title"] for section in snapshot["sections"]] == ["Mise en place"]
     assert [timer["title"] for timer in snapshot["timers"]] == ["Eggs"]
     assert snapshot["rev"] == 3
+
+
+def test_the_script_drives_the_board_of_the_link_it_is_given(server):
+    board = server.create_board("Given")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "drive_board.py"), server.http + board.links["edit"], "--no-follow"],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "role edit" in result.stdout
+    assert [section["title"] for section in server.snapshot(board)["sections"]] == ["Mise en place"]
 
 
 def test_the_timer_script_starts_a_timer_and_sees_the_server_finish_it(server):

@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from conftest import ServerProcess
+from conftest import ServerProcess, BoardRef
 from raw_websocket import RawClient
 
 
@@ -69,7 +69,7 @@ def test_edits_on_a_full_disk_are_never_acked_and_no_acked_edit_is_lost(tiny_dis
     server = ServerProcess(tiny_disk / "data", tmp_path / "server.log").start()
     try:
         status, created = post_board(server, "edits")
-        board = created["id"]
+        board = BoardRef(created)
         client = RawClient(server.port, None)
         client.hello_and_join("writer", board)
         client.until("snapshot")

@@ -9,7 +9,7 @@ def test_sigterm_exits_zero_without_an_error(server):
     board = server.create_board("Stop")
     with websockets.sync.client.connect(server.ws) as ws:
         ws.send(json.dumps({"type": "hello", "protocol": 1, "clientId": "stopper"}))
-        ws.send(json.dumps({"type": "join", "board": board}))
+        ws.send(json.dumps({"type": "join", "board": board, "secret": board.edit}))
         while json.loads(ws.recv(timeout=5))["type"] != "snapshot":
             pass
         server.process.terminate()

@@ -18,7 +18,7 @@ def board_with_timers(server, count=300):
     board = server.create_board("Deflate")
     with websockets.sync.client.connect(server.ws, compression=None, max_size=None) as ws:
         ws.send(json.dumps({"type": "hello", "protocol": 1, "clientId": "setup"}))
-        ws.send(json.dumps({"type": "join", "board": board}))
+        ws.send(json.dumps({"type": "join", "board": board, "secret": board.edit}))
         ops = [{"op": "addSection", "id": "s", "title": "Section"}] + [
             {"op": "addTimer", "id": f"t{i}", "sectionID": "s", "title": f"Timer number {i}", "minutes": i % 60,
              "seconds": 0} for i in range(99)]

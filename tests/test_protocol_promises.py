@@ -119,7 +119,8 @@ def test_the_resume_window_is_exactly_the_retained_changesets(server_factory):
     editor = editor_at_revision(server, board, 30)
     for behind, expected in [(10, "resume"), (11, "snapshot")]:
         client = greeted(server, f"late-{behind}")
-        client.send({"type": "join", "board": board, "since": 30 - behind})
+        client.send({"type": "join", "board": board, "secret": board.edit, "since": 30 - behind})
+        assert client.message()["type"] == "access"
         assert client.message()["type"] == expected, behind
         client.close()
     editor.close()
@@ -132,11 +133,12 @@ def test_a_catch_up_that_would_not_fit_the_queue_goes_as_a_snapshot(server_facto
     board = server.create_board("Catch-up")
     editor = editor_at_revision(server, board, 20)
     client = greeted(server, "behind")
-    client.send({"type": "join", "board": board, "since": 0})
+    client.send({"type": "join", "board": board, "secret": board.edit, "since": 0})
+    assert client.message()["type"] == "access"
     snapshot = client.message()
     assert snapshot["type"] == "snapshot" and snapshot["rev"] == 20
     # Within half the queue it still resumes.
-    client.send({"type": "join", "board": board, "since": 15})
+    client.send({"type": "join", "board": board, "secret": board.edit, "since": 15})
     assert client.until("resume")["since"] == 15
     client.close()
     editor.close()
@@ -180,7 +182,8 @@ def test_a_board_with_over_long_order_keys_written_into_sqlite_loads_and_is_repa
     client.close()
     # A client that saw revision 1 resumes and gets the repair.
     client = greeted(server, "resumer")
-    client.send({"type": "join", "board": board, "since": 1})
+    client.send({"type": "join", "board": board, "secret": board.edit, "since": 1})
+    assert client.message()["type"] == "access"
     assert client.message()["type"] == "resume"
     repair = client.message()
     assert repair["type"] == "changes" and repair["rev"] == 2

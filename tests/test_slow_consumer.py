@@ -15,7 +15,11 @@ async def open_client(url, client_id, board, **options):
     ws = await websockets.connect(url, max_size=None, compression=None, **options)
     await ws.send(json.dumps({"type": "hello", "protocol": 1, "clientId": client_id}))
     assert json.loads(await ws.recv())["type"] == "welcome"
-    await ws.send(json.dumps({"type": "join", "board": board}))
+    await ws.send(json.dumps({"type": "join", "board": board, "secret": board.edit}))
+    access = json.loads(await ws.recv())
+    assert access["type"] == "access"
+    # Presence names this client by its user id, never by its client id.
+    ws.user_id = access["userId"]
     while json.loads(await ws.recv())["type"] != "snapshot":
         pass
     return ws
@@ -58,7 +62,7 @@ def test_a_subscriber_that_stops_reading_is_cut_off_and_the_others_go_on(server_
                         received.append(message["rev"])
                         progress.notify_all()
                 # The room tells everyone when it drops a connection: that is the cut-off.
-                if message["type"] == "presenceChanged" and "slow" in message["left"]:
+                if message["type"] == "presenceChanged" and slow.user_id in message["left"]:
                     slow_dropped.set()
 
         reading = asyncio.create_task(read_all())

@@ -16,7 +16,8 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     case helloRequired = "hello_required"
     case notJoined = "not_joined"
     case boardNotFound = "board_not_found"
-    /// A page of another site may not do this (its `Origin` is not allowed).
+    /// The link's role may not do this (a view link editing), or a page of another site may
+    /// not (its `Origin` is not allowed).
     case forbidden = "forbidden"
     /// The server cannot store anything now (a full disk, a failing database); try again later.
     case unavailable = "unavailable"

@@ -13,6 +13,25 @@ public struct BoardInfo: Hashable, Sendable {
     }
 }
 
+/// Who may reach a board: SHA-256 hashes of its three link secrets, never the secrets, and how
+/// often the edit and view links were replaced (the server derives those two secrets from the
+/// owner's and the count, so an owner can be shown them again).
+public struct BoardAccess: Hashable, Sendable {
+    public var ownerHash: [UInt8]
+    public var editHash: [UInt8]
+    public var viewHash: [UInt8]
+    public var editGeneration: Int
+    public var viewGeneration: Int
+
+    public init(ownerHash: [UInt8], editHash: [UInt8], viewHash: [UInt8], editGeneration: Int, viewGeneration: Int) {
+        self.ownerHash = ownerHash
+        self.editHash = editHash
+        self.viewHash = viewHash
+        self.editGeneration = editGeneration
+        self.viewGeneration = viewGeneration
+    }
+}
+
 /// One accepted edit as the log keeps it.
 public struct StoredChangeset: Hashable, Sendable {
     public let boardID: String
@@ -37,14 +56,18 @@ public struct StoredChangeset: Hashable, Sendable {
 /// A board as loaded from the store: its last acked state and the tail of its log.
 public struct StoredBoard: Hashable, Sendable {
     public let info: BoardInfo
+    /// Nil for a board made before links existed: nobody can reach it until an operator gives
+    /// it links (`timerboard reset-links`).
+    public let access: BoardAccess?
     public let content: Board
     public let revision: Int64
     /// The retained changesets, oldest first, ending at `revision`: enough to resume clients
     /// and to recognise resent edits.
     public let recentChangesets: [StoredChangeset]
 
-    public init(info: BoardInfo, content: Board, revision: Int64, recentChangesets: [StoredChangeset]) {
+    public init(info: BoardInfo, access: BoardAccess?, content: Board, revision: Int64, recentChangesets: [StoredChangeset]) {
         self.info = info
+        self.access = access
         self.content = content
         self.revision = revision
         self.recentChangesets = recentChangesets
@@ -56,7 +79,7 @@ public struct StoredBoard: Hashable, Sendable {
 /// Every implementation must pass the contract suite in Tests/BoardStoreTests.
 public protocol BoardStore: Sendable {
     /// Adds an empty board at revision 0. Throws `StoreError.duplicateBoard` if the id exists.
-    func createBoard(_ info: BoardInfo) async throws
+    func createBoard(_ info: BoardInfo, access: BoardAccess) async throws
     /// Boards, newest first.
     func boards(limit: Int) async throws -> [BoardInfo]
     /// The board at its last appended revision, or nil when there is no such board.
@@ -68,6 +91,12 @@ public protocol BoardStore: Sendable {
     /// Throws `StoreError.revisionConflict` unless the revisions continue the board's last one
     /// by one: a revision is written once, ever.
     func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws
+    /// Replaces who may reach the board. Throws `StoreError.boardNotFound` when there is none.
+    func setAccess(_ access: BoardAccess, boardID: String) async throws
+    /// Renames the board. Throws `StoreError.boardNotFound` when there is none.
+    func renameBoard(id: String, title: String) async throws
+    /// Removes the board, its log and its snapshot. Throws `StoreError.boardNotFound` when there is none.
+    func deleteBoard(id: String) async throws
 }
 
 /// Errors a store reports in terms of the domain.

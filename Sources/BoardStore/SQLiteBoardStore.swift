@@ -63,12 +63,23 @@ public actor SQLiteBoardStore: BoardStore {
                     """
             )
         }
+        migrator.registerMigration("v2: link secrets, hashed") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE board ADD COLUMN ownerHash BLOB;
+                    ALTER TABLE board ADD COLUMN editHash BLOB;
+                    ALTER TABLE board ADD COLUMN viewHash BLOB;
+                    ALTER TABLE board ADD COLUMN editGeneration INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE board ADD COLUMN viewGeneration INTEGER NOT NULL DEFAULT 0;
+                    """
+            )
+        }
         return migrator
     }
 
     // MARK: Boards
 
-    public nonisolated func createBoard(_ info: BoardInfo) async throws {
+    public nonisolated func createBoard(_ info: BoardInfo, access: BoardAccess) async throws {
         try await pool.write { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM board WHERE id = ?)", arguments: [info.id]) ?? false
             guard !exists else { throw StoreError(.duplicateBoard, "board \(info.id) exists") }
@@ -76,6 +87,37 @@ public actor SQLiteBoardStore: BoardStore {
                 sql: "INSERT INTO board (id, title, createdDate, revision) VALUES (?, ?, ?, 0)",
                 arguments: [info.id, info.title, info.createdDate]
             )
+            try Self.write(access, boardID: info.id, db)
+        }
+    }
+
+    public nonisolated func setAccess(_ access: BoardAccess, boardID: String) async throws {
+        try await pool.write { db in try Self.write(access, boardID: boardID, db) }
+    }
+
+    private static func write(_ access: BoardAccess, boardID: String, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE board SET ownerHash = ?, editHash = ?, viewHash = ?, editGeneration = ?, viewGeneration = ? WHERE id = ?",
+            arguments: [
+                Data(access.ownerHash), Data(access.editHash), Data(access.viewHash), access.editGeneration, access.viewGeneration, boardID,
+            ]
+        )
+        guard db.changesCount == 1 else { throw StoreError(.boardNotFound, "no board \(boardID)") }
+    }
+
+    public nonisolated func renameBoard(id: String, title: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE board SET title = ? WHERE id = ?", arguments: [title, id])
+            guard db.changesCount == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
+        }
+    }
+
+    public nonisolated func deleteBoard(id: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM changeset WHERE boardID = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM snapshot WHERE boardID = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM board WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
         }
     }
 
@@ -89,9 +131,27 @@ public actor SQLiteBoardStore: BoardStore {
     public nonisolated func loadBoard(id: String) async throws -> StoredBoard? {
         let retained = retainedChangesets
         return try await pool.read { db -> StoredBoard? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, title, createdDate, revision FROM board WHERE id = ?", arguments: [id])
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT id, title, createdDate, revision, ownerHash, editHash, viewHash, editGeneration, viewGeneration
+                        FROM board WHERE id = ?
+                        """,
+                    arguments: [id]
+                )
             else { return nil }
             let info = BoardInfo(id: row["id"], title: row["title"], createdDate: row["createdDate"])
+            var access: BoardAccess?
+            if let owner = row["ownerHash"] as Data?, let edit = row["editHash"] as Data?, let view = row["viewHash"] as Data? {
+                access = BoardAccess(
+                    ownerHash: Array(owner),
+                    editHash: Array(edit),
+                    viewHash: Array(view),
+                    editGeneration: row["editGeneration"],
+                    viewGeneration: row["viewGeneration"]
+                )
+            }
             let revision: Int64 = row["revision"]
 
             var content = Board()
@@ -130,6 +190,7 @@ public actor SQLiteBoardStore: BoardStore {
             }
             return StoredBoard(
                 info: info,
+                access: access,
                 content: content,
                 revision: revision,
                 recentChangesets: log.filter { $0.revision > revision - retained }

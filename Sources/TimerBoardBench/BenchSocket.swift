@@ -226,9 +226,9 @@ func connectInWaves(
 }
 
 /// Says hello and joins, for a scenario's clients.
-func helloAndJoin(_ socket: BenchSocket, clientID: String, board: String) {
+func helloAndJoin(_ socket: BenchSocket, clientID: String, board: BenchBoard) {
     socket.send(#"{"type":"hello","protocol":1,"clientId":"\#(clientID)"}"#)
-    socket.send(#"{"type":"join","board":"\#(board)"}"#)
+    socket.send(board.joinMessage)
 }
 
 /// The integer after `"key":` in a JSON text, found by scanning: enough for the fixed shapes the

@@ -32,7 +32,7 @@ public struct FanoutTarget: Sendable {
         let join = { @Sendable (clientID: String) -> [BenchMessage] in
             [
                 .text(#"{"type":"hello","protocol":1,"clientId":"\#(clientID)"}"#),
-                .text(#"{"type":"join","board":"\#(board)"}"#),
+                .text(board.joinMessage),
             ]
         }
         return FanoutTarget(

@@ -67,7 +67,7 @@ public enum JoinStormBench {
 
     /// Fills the board with `sections` × `timersPerSection`, 100 operations per edit, and waits
     /// for every ack.
-    private static func populate(http: BenchHTTP, board: String, sections: Int, timersPerSection: Int) async throws {
+    private static func populate(http: BenchHTTP, board: BenchBoard, sections: Int, timersPerSection: Int) async throws {
         var ops: [String] = []
         for section in 0..<sections {
             ops.append(#"{"op":"addSection","id":"s\#(section)","title":"Section \#(section)"}"#)

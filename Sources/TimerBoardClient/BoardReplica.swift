@@ -26,7 +26,7 @@ public struct BoardReplica: Sendable {
         switch message {
         case .snapshot(let snapshot):
             self = BoardReplica(snapshot)
-        case .resume(_, let since, _):
+        case .resume(_, _, let since, _):
             guard since == revision else { throw Violation(description: "resume from \(since) but the replica is at \(revision)") }
         case .changes(let changeset):
             guard changeset.revision == revision + 1 else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoardCore
 import BoardProtocol
+import Foundation
 import Hummingbird
 import Logging
 import TimerBoardServer
@@ -45,7 +46,15 @@ struct Serve: AsyncParsableCommand {
     var permessageDeflate = defaults.permessageDeflate
     @Option(help: "An origin (https://host[:port]) whose pages may use this server besides its own; repeatable.")
     var allowedOrigin: [String] = defaults.allowedOrigins
+    @Option(help: "The operator's secret for listing every board (at least 16 characters); also TIMERBOARD_ADMIN_TOKEN.")
+    var adminToken: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+
+    func validate() throws {
+        if let token = adminToken ?? ProcessInfo.processInfo.environment["TIMERBOARD_ADMIN_TOKEN"], token.count < 16 {
+            throw ValidationError("the admin token must be at least 16 characters: it guards every board")
+        }
+    }
 
     func run() async throws {
         var configuration = ServerConfiguration()
@@ -65,6 +74,7 @@ struct Serve: AsyncParsableCommand {
         configuration.permessageDeflate = permessageDeflate
         configuration.heartbeatInterval = .milliseconds(heartbeatIntervalMs)
         configuration.allowedOrigins = allowedOrigin
+        configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["TIMERBOARD_ADMIN_TOKEN"]
 
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

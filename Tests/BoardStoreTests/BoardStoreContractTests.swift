@@ -29,6 +29,51 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         StoredChangeset(boardID: board, revision: revision, changes: changes, clientID: op == nil ? nil : "c1", opID: op, time: 1_000 + revision)
     }
 
+    /// Hashes as the server would store them; the store treats them as opaque bytes.
+    static let access = BoardAccess(
+        ownerHash: Array(repeating: 1, count: 32),
+        editHash: Array(repeating: 2, count: 32),
+        viewHash: Array(repeating: 3, count: 32),
+        editGeneration: 0,
+        viewGeneration: 0
+    )
+
+    @Test(arguments: kinds)
+    func accessIsStoredReplacedAndReadBack(_ kind: StoreKind) async throws {
+        let location = try Self.freshLocation()
+        let store = try kind.open(location, 1_000)
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
+        #expect(try await store.loadBoard(id: "b")?.access == Self.access)
+        var replaced = Self.access
+        replaced.editHash = Array(repeating: 9, count: 32)
+        replaced.editGeneration = 1
+        try await store.setAccess(replaced, boardID: "b")
+        #expect(try await kind.open(location, 1_000).loadBoard(id: "b")?.access == replaced)
+        await #expect { try await store.setAccess(replaced, boardID: "nope") } throws: { ($0 as? StoreError)?.kind == .boardNotFound }
+    }
+
+    @Test(arguments: kinds)
+    func aRenameIsStoredAndADeleteLeavesNothing(_ kind: StoreKind) async throws {
+        let location = try Self.freshLocation()
+        let store = try kind.open(location, 1_000)
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
+        try await store.createBoard(BoardInfo(id: "keep", title: "Keep", createdDate: 2), access: Self.access)
+        try await store.append([Self.changeset("b", 1, [Self.addSection("s")])], snapshot: Board())
+        try await store.append([Self.changeset("keep", 1, [Self.addSection("s")])], snapshot: nil)
+        try await store.renameBoard(id: "b", title: "Renamed")
+        #expect(try await kind.open(location, 1_000).loadBoard(id: "b")?.info.title == "Renamed")
+        try await store.deleteBoard(id: "b")
+        #expect(try await store.loadBoard(id: "b") == nil)
+        #expect(try await store.boards(limit: 10).map(\.id) == ["keep"])
+        #expect(try await store.loadBoard(id: "keep")?.revision == 1)
+        // The id can be made again from nothing: no log or snapshot of the old board is left.
+        try await store.createBoard(BoardInfo(id: "b", title: "Again", createdDate: 3), access: Self.access)
+        let again = try #require(try await store.loadBoard(id: "b"))
+        #expect(again.revision == 0 && again.content == Board() && again.recentChangesets.isEmpty)
+        await #expect { try await store.deleteBoard(id: "nope") } throws: { ($0 as? StoreError)?.kind == .boardNotFound }
+        await #expect { try await store.renameBoard(id: "nope", title: "x") } throws: { ($0 as? StoreError)?.kind == .boardNotFound }
+    }
+
     static func addSection(_ id: String, order: OrderKey = "V") -> Change {
         .insertSection(Section(id: EntityID(id)!, title: "Section \(id)", createdDate: 5, order: order))
     }
@@ -36,15 +81,17 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     @Test(arguments: kinds)
     func aNewBoardIsEmptyAtRevisionZeroAndListedNewestFirst(_ kind: StoreKind) async throws {
         let store = try kind.open(Self.freshLocation(), 1_000)
-        try await store.createBoard(BoardInfo(id: "old", title: "Old", createdDate: 1))
-        try await store.createBoard(BoardInfo(id: "new", title: "New", createdDate: 2))
+        try await store.createBoard(BoardInfo(id: "old", title: "Old", createdDate: 1), access: Self.access)
+        try await store.createBoard(BoardInfo(id: "new", title: "New", createdDate: 2), access: Self.access)
         let loaded = try #require(try await store.loadBoard(id: "new"))
         #expect(loaded.revision == 0)
         #expect(loaded.content == Board())
         #expect(loaded.info == BoardInfo(id: "new", title: "New", createdDate: 2))
         #expect(try await store.boards(limit: 10).map(\.id) == ["new", "old"])
         #expect(try await store.loadBoard(id: "missing") == nil)
-        await #expect(throws: StoreError.self) { try await store.createBoard(BoardInfo(id: "new", title: "Again", createdDate: 3)) }
+        await #expect(throws: StoreError.self) {
+            try await store.createBoard(BoardInfo(id: "new", title: "Again", createdDate: 3), access: Self.access)
+        }
     }
 
     @Test(arguments: kinds)
@@ -53,7 +100,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         var expected = Board()
         do {
             let store = try kind.open(location, 1_000)
-            try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1))
+            try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
             var batch: [StoredChangeset] = []
             for revision in Int64(1)...20 {
                 let change = revision == 1 ? Self.addSection("s") : .updateSection("s", SectionPatch(title: "Title \(revision)"))
@@ -75,7 +122,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     @Test(arguments: kinds)
     func aRevisionIsWrittenOnceAndNeverSkipped(_ kind: StoreKind) async throws {
         let store = try kind.open(Self.freshLocation(), 1_000)
-        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1))
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
         try await store.append([Self.changeset("b", 1, [Self.addSection("s")])], snapshot: nil)
         await #expect {
             try await store.append([Self.changeset("b", 1, [.updateSection("s", SectionPatch(title: "again"))])], snapshot: nil)
@@ -95,7 +142,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     func snapshotsPruneTheLogButKeepTheResumeTail(_ kind: StoreKind) async throws {
         let location = try Self.freshLocation()
         let store = try kind.open(location, 5)
-        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1))
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
         var board = Board()
         for revision in Int64(1)...30 {
             let change = revision == 1 ? Self.addSection("s") : .updateSection("s", SectionPatch(title: "Title \(revision)"))
@@ -121,7 +168,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         let boardCount = 20
         let revisions: Int64 = 25
         for index in 0..<boardCount {
-            try await store.createBoard(BoardInfo(id: "b\(index)", title: "B", createdDate: Int64(index)))
+            try await store.createBoard(BoardInfo(id: "b\(index)", title: "B", createdDate: Int64(index)), access: Self.access)
         }
         // Each board appends in order from its own task, all boards at once: group commit mixes them.
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -112,7 +112,7 @@ import TimerBoardClient
         try await LiveServer.fresh().run { server in
             let connection = BoardConnection(url: server.webSocketURL)
             // Nothing else is sent to this connection, so no presence can interleave here.
-            connection.send(.join(.init(board: "anything")))
+            connection.send(.join(.init(board: "anything", secret: "x")))
             guard case .error(.helloRequired, _) = try await connection.receive() else { throw TestFailure("expected hello_required") }
             connection.send(.edit(.init(opID: "early", ops: [.deleteTimer(id: "t1")])))
             guard case .reject(let early) = try await connection.receive() else { throw TestFailure("expected a reject") }

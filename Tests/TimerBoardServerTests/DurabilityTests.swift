@@ -23,8 +23,8 @@ import TimerBoardServer
             }
 
             let returning = try await server.peer("bob")
-            returning.connection.send(.join(.init(board: board, since: left.revision)))
-            guard case .resume(_, let since, let revision) = try await returning.receiveWithoutApplying() else {
+            returning.connection.send(.join(.init(board: board.id, secret: board.edit, since: left.revision)))
+            guard case .resume(_, _, let since, let revision) = try await returning.receiveWithoutApplying() else {
                 throw TestFailure("expected a resume")
             }
             #expect(since == left.revision)
@@ -60,7 +60,7 @@ import TimerBoardServer
                 try await alice.edit([.updateSection(id: "s1", title: "Title \(index)", isExpanded: nil)])
             }
             let bob = try await server.peer("bob")
-            bob.connection.send(.join(.init(board: board, since: 1)))
+            bob.connection.send(.join(.init(board: board.id, secret: board.edit, since: 1)))
             guard case .snapshot(let snapshot) = try await bob.receive() else { throw TestFailure("expected a snapshot") }
             #expect(snapshot.revision == 31)
             #expect(snapshot.content == alice.replica.board)

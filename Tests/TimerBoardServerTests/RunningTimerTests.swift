@@ -5,7 +5,7 @@ import TimerBoardClient
 import TimerBoardServer
 
 @Suite(.timeLimit(.minutes(2))) struct RunningTimerTests {
-    private static func setUp(_ peer: Peer, _ board: String) async throws {
+    private static func setUp(_ peer: Peer, _ board: TestBoard) async throws {
         try await peer.join(board)
         try await peer.edit([
             .addSection(id: "s", title: "Prep", isExpanded: true, position: .first),

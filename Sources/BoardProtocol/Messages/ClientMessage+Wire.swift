@@ -37,9 +37,11 @@ extension ClientMessage {
         case MessageType.join:
             guard !tooLarge else { throw tooLargeError }
             let board = try reader.string("board")
+            // A join without a secret is answered as one with a wrong secret: no such board.
+            let secret = try reader.optionalString("secret") ?? ""
             let since = try reader.optionalInt("since")
             if let since, since < 0 { throw ProtocolError(.invalidField, "since must not be negative") }
-            return .join(Join(board: board, since: since))
+            return .join(Join(board: board, secret: secret, since: since))
         case MessageType.edit:
             let opID = try reader.string("opId")
             // Counted as a person counts (grapheme clusters), with a byte bound too, as titles are.
@@ -108,6 +110,7 @@ extension ClientMessage {
         case .join(let join):
             writer.field("type", MessageType.join)
             writer.field("board", join.board)
+            writer.field("secret", join.secret)
             if let since = join.since { writer.field("since", since) }
         case .edit(let edit):
             writer.field("type", MessageType.edit)

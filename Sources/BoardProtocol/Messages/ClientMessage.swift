@@ -25,11 +25,14 @@ public enum ClientMessage: Hashable, Sendable {
 
     public struct Join: Hashable, Sendable {
         public var board: String
+        /// One of the board's link secrets; its role decides what the connection may do.
+        public var secret: String
         /// The last revision the client applied, to resume from.
         public var since: Int64?
 
-        public init(board: String, since: Int64? = nil) {
+        public init(board: String, secret: String, since: Int64? = nil) {
             self.board = board
+            self.secret = secret
             self.since = since
         }
     }
@@ -56,6 +59,8 @@ enum MessageType {
     static let welcome = "welcome"
     static let snapshot = "snapshot"
     static let resume = "resume"
+    static let access = "access"
+    static let renamed = "renamed"
     static let changes = "changes"
     static let ack = "ack"
     static let reject = "reject"

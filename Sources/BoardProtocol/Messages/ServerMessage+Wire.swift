@@ -35,11 +35,20 @@ extension ServerMessage {
             writer.beginArray()
             for timer in snapshot.content.orderedTimers { writer.timer(timer) }
             writer.endArray()
-        case .resume(let board, let since, let revision):
+        case .access(let board, let role, let userID):
+            writer.field("type", MessageType.access)
+            writer.field("board", board)
+            writer.field("role", role.rawValue)
+            writer.field("userId", userID)
+        case .resume(let board, let title, let since, let revision):
             writer.field("type", MessageType.resume)
             writer.field("board", board)
+            writer.field("title", title)
             writer.field("since", since)
             writer.field("rev", revision)
+        case .renamed(let title):
+            writer.field("type", MessageType.renamed)
+            writer.field("title", title)
         case .changes(let changeset):
             writer.field("type", MessageType.changes)
             writer.field("rev", changeset.revision)
@@ -87,7 +96,7 @@ extension ServerMessage {
             writer.presenceUsers(users)
             writer.key("left")
             writer.beginArray()
-            for clientID in left { writer.string(clientID) }
+            for userID in left { writer.string(userID) }
             writer.endArray()
         }
         writer.endObject()
@@ -120,7 +129,18 @@ extension ServerMessage {
                 Snapshot(board: try reader.string("board"), title: try reader.string("title"), revision: try reader.int("rev"), content: content)
             )
         case MessageType.resume:
-            return .resume(board: try reader.string("board"), since: try reader.int("since"), revision: try reader.int("rev"))
+            return .resume(
+                board: try reader.string("board"),
+                title: try reader.string("title"),
+                since: try reader.int("since"),
+                revision: try reader.int("rev")
+            )
+        case MessageType.access:
+            let roleName = try reader.string("role")
+            guard let role = BoardRole(rawValue: roleName) else { throw ProtocolError(.invalidField, "role \"\(roleName)\" is not known") }
+            return .access(board: try reader.string("board"), role: role, userID: try reader.string("userId"))
+        case MessageType.renamed:
+            return .renamed(title: try reader.string("title"))
         case MessageType.changes:
             let changes = try ChangeCoding.array(reader, "changes").enumerated().map { (index, value) throws(ProtocolError) in
                 try Change(wire: value, path: "changes[\(index)]")
@@ -157,8 +177,8 @@ extension ServerMessage {
             return .presence(try presenceUsers(reader))
         case MessageType.presenceChanged:
             let left = try ChangeCoding.array(reader, "left").enumerated().map { (index, value) throws(ProtocolError) in
-                guard case .string(let clientID) = value else { throw ProtocolError(.badMessage, "left[\(index)] must be a string") }
-                return clientID
+                guard case .string(let userID) = value else { throw ProtocolError(.badMessage, "left[\(index)] must be a string") }
+                return userID
             }
             return .presenceChanged(users: try presenceUsers(reader), left: left)
         default:
@@ -170,7 +190,7 @@ extension ServerMessage {
         try ChangeCoding.array(reader, "users").enumerated().map { (index, value) throws(ProtocolError) in
             let user = try FieldReader(value, path: "users[\(index)]")
             return PresenceUser(
-                clientID: try user.string("clientId"),
+                userID: try user.string("userId"),
                 name: try user.string("name"),
                 color: try user.string("color"),
                 editing: try user.optionalID("editing")

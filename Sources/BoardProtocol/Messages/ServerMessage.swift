@@ -4,7 +4,11 @@ import BoardCore
 public enum ServerMessage: Hashable, Sendable {
     case welcome(serverTime: Int64, limits: ProtocolLimits)
     case snapshot(Snapshot)
-    case resume(board: String, since: Int64, revision: Int64)
+    /// The first answer to a join: the role the secret gives and the joiner's id in presence.
+    case access(board: String, role: BoardRole, userID: String)
+    case resume(board: String, title: String, since: Int64, revision: Int64)
+    /// The owner renamed the board.
+    case renamed(title: String)
     case changes(Changeset)
     case ack(opID: String, revision: Int64, duplicate: Bool)
     case reject(Reject)
@@ -12,20 +16,21 @@ public enum ServerMessage: Hashable, Sendable {
     case error(code: ErrorCode, message: String)
     /// Everyone on the board now, the receiver included; sent to a client when it joins. Never stored.
     case presence([PresenceUser])
-    /// Who arrived or changed what they edit (`users`) and who left (`left`, client ids) since the
+    /// Who arrived or changed what they edit (`users`) and who left (`left`, user ids) since the
     /// last presence message. Sent to everyone on the board, a few at a time, so that a crowd
     /// joining costs each client small updates rather than the whole list again and again.
     case presenceChanged(users: [PresenceUser], left: [String])
 
     public struct PresenceUser: Hashable, Sendable {
-        public var clientID: String
+        /// Derived from the board and the client id, which stays secret (it keys idempotency).
+        public var userID: String
         public var name: String
-        /// A CSS colour, the same for a client id every time.
+        /// A CSS colour, the same for a user id every time.
         public var color: String
         public var editing: EntityID?
 
-        public init(clientID: String, name: String, color: String, editing: EntityID?) {
-            self.clientID = clientID
+        public init(userID: String, name: String, color: String, editing: EntityID?) {
+            self.userID = userID
             self.name = name
             self.color = color
             self.editing = editing
@@ -34,7 +39,7 @@ public enum ServerMessage: Hashable, Sendable {
 
     public struct Snapshot: Hashable, Sendable {
         public var board: String
-        /// The board's name, as given when it was created.
+        /// The board's name, as given when it was created or last renamed.
         public var title: String
         public var revision: Int64
         public var content: Board

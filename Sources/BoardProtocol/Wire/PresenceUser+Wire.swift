@@ -1,13 +1,13 @@
 import BoardCore
 
 extension JSONWriter {
-    /// `"users":[{"clientId":…,"name":…,"color":…,"editing":…}]`, as both presence messages carry it.
+    /// `"users":[{"userId":…,"name":…,"color":…,"editing":…}]`, as both presence messages carry it.
     mutating func presenceUsers(_ users: [ServerMessage.PresenceUser]) {
         key("users")
         beginArray()
         for user in users {
             beginObject()
-            field("clientId", user.clientID)
+            field("userId", user.userID)
             field("name", user.name)
             field("color", user.color)
             key("editing")

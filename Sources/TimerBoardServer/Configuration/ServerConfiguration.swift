@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     /// Origins of pages (besides this server's own) that may open the board socket and make
     /// state-changing requests; requests without `Origin` (scripts) are always allowed.
     public var allowedOrigins: [String] = []
+    /// The operator's secret: with it, `GET /api/boards` lists every board and it works as the
+    /// owner's on a board's read and delete. Nil: there is no server-wide list at all.
+    public var adminToken: String?
 
     public init() {}
 

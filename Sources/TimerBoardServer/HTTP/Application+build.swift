@@ -71,8 +71,13 @@ func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry, lo
         guard let page = FileManager.default.contents(atPath: indexPath) else { throw HTTPError(.notFound) }
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: page)))
     }
-    BoardsController(registry: registry, maxTitleLength: configuration.limits.board.maxTitleLength, logger: logger)
-        .addRoutes(to: router.group("api/boards"))
+    BoardsController(
+        registry: registry,
+        maxTitleLength: configuration.limits.board.maxTitleLength,
+        adminToken: configuration.adminToken,
+        logger: logger
+    )
+    .addRoutes(to: router.group("api/boards"))
     return router
 }
 

@@ -4,101 +4,269 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// REST routes for boards: create, list, read a snapshot.
+/// REST routes for boards: create; read, rename, share and delete with a link's secret; list
+/// with the operator token (docs/protocol.md, "HTTP API").
 struct BoardsController {
     let registry: BoardRegistry
     let maxTitleLength: Int
+    /// The operator's secret for the server-wide list; nil: there is no list.
+    let adminToken: String?
     let logger: Logger
 
     func addRoutes(to group: RouterGroup<some RequestContext>) {
         group.post(use: create)
         group.get(use: list)
         group.get(":id", use: show)
+        group.patch(":id", use: rename)
+        group.delete(":id", use: delete)
+        group.get(":id/links", use: links)
+        group.post(":id/links/:role", use: replaceLink)
     }
 
-    /// The body of a create request, at most this long.
-    private static let maxCreateBodyBytes = 16_384
+    /// A JSON body, at most this long.
+    private static let maxBodyBytes = 16_384
 
     /// Creates a board from `{"title":"…"}` (or an empty body). A body that is not that answers
     /// 4xx with the error shape and creates nothing; a store that cannot write answers 503.
     @Sendable func create(request: Request, context: some RequestContext) async throws -> Response {
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: Self.maxCreateBodyBytes)
-        } catch {
-            return errorResponse(.contentTooLarge, .tooLarge, "the body must be at most \(Self.maxCreateBodyBytes) bytes")
-        }
-        var title = ""
-        if body.readableBytes > 0 {
-            guard case .object(let fields)? = JSONValue.parse(Data(body.readableBytesView)) else {
-                return errorResponse(.badRequest, .badJSON, #"the body must be a JSON object, such as {"title":"Kitchen"}"#)
-            }
-            switch fields["title"] {
-            case nil, .null?: break
-            case .string(let text)?: title = text
-            case let other?: return errorResponse(.badRequest, .invalidField, "title must be a string, not \(other.typeName)")
-            }
-        }
-        title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard title.count <= maxTitleLength, !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return errorResponse(.badRequest, .invalidField, "title must be at most \(maxTitleLength) characters, one line")
+        let title: String
+        switch await readTitle(request, required: false) {
+        case .success(let text): title = text ?? ""
+        case .failure(let answer): return answer.response
         }
         let info: BoardInfo
+        let secrets: BoardSecrets
         do {
-            info = try await registry.createBoard(title: title.isEmpty ? "Untitled board" : title)
+            (info, secrets) = try await registry.createBoard(title: title.isEmpty ? "Untitled board" : title)
         } catch {
             logger.error("creating a board failed", metadata: ["tb.error": "\(error)"])
-            return errorResponse(.serviceUnavailable, .unavailable, "the server cannot store a new board now; try again later")
+            return HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store a new board now; try again later").response
         }
-        return jsonResponse(.created, Self.encode(info, withURL: true))
-    }
-
-    @Sendable func list(request: Request, context: some RequestContext) async throws -> Response {
-        let boards = try await registry.boards(limit: 100)
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("boards")
-        writer.beginArray()
-        for info in boards { writer.raw(Self.encode(info, withURL: true)) }
-        writer.endArray()
-        writer.endObject()
-        return jsonResponse(.ok, writer.bytes)
-    }
-
-    @Sendable func show(request: Request, context: some RequestContext) async throws -> Response {
-        let id = try context.parameters.require("id")
-        guard let room = try await registry.room(for: id) else {
-            return jsonResponse(.notFound, ServerMessage.error(code: .boardNotFound, message: "no board \(id)").encoded())
-        }
-        // Only what is durable: a crash must not take back what a reader was shown.
-        let snapshot = await room.durableSnapshot()
-        await registry.releaseIfIdle(room)
-        guard let snapshot else {
-            return errorResponse(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later")
-        }
-        return jsonResponse(.ok, ServerMessage.snapshot(snapshot).encoded())
-    }
-
-    private static func encode(_ info: BoardInfo, withURL: Bool) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.field("id", info.id)
         writer.field("title", info.title)
         writer.field("createdDate", info.createdDate)
-        if withURL { writer.field("url", "/b/\(info.id)") }
+        writer.field("url", BoardSecrets.link(boardID: info.id, role: .owner, secret: secrets.owner))
+        writer.key("links")
+        writer.beginObject()
+        for role in BoardRole.allCases {
+            writer.field(role.rawValue, BoardSecrets.link(boardID: info.id, role: role, secret: secrets.secret(for: role)))
+        }
         writer.endObject()
-        return writer.bytes
+        writer.key("secrets")
+        writer.beginObject()
+        for role in BoardRole.allCases { writer.field(role.rawValue, secrets.secret(for: role)) }
+        writer.endObject()
+        writer.endObject()
+        return Self.json(.created, writer.bytes)
     }
 
-    private func errorResponse(_ status: HTTPResponse.Status, _ code: ErrorCode, _ message: String) -> Response {
-        jsonResponse(status, ServerMessage.error(code: code, message: message).encoded())
+    /// The server-wide list, for the operator only.
+    @Sendable func list(request: Request, context: some RequestContext) async throws -> Response {
+        guard let adminToken, let presented = Self.bearer(request), Self.constantTimeEqual(presented, adminToken) else {
+            return HTTPAnswer(.forbidden, .forbidden, "listing boards needs the operator token (--admin-token)").response
+        }
+        let boards = try await registry.boards(limit: 100)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("boards")
+        writer.beginArray()
+        for info in boards {
+            writer.beginObject()
+            writer.field("id", info.id)
+            writer.field("title", info.title)
+            writer.field("createdDate", info.createdDate)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return Self.json(.ok, writer.bytes)
     }
 
-    private func jsonResponse(_ status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {
+    @Sendable func show(request: Request, context: some RequestContext) async throws -> Response {
+        try await withBoard(request, context, needs: .view) { room, _ in
+            // Only what is durable: a crash must not take back what a reader was shown.
+            guard let snapshot = await room.durableSnapshot() else {
+                return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
+            }
+            return Self.json(.ok, ServerMessage.snapshot(snapshot).encoded())
+        }
+    }
+
+    @Sendable func rename(request: Request, context: some RequestContext) async throws -> Response {
+        let title: String
+        switch await readTitle(request, required: true) {
+        case .success(let text): title = text ?? ""
+        case .failure(let answer): return answer.response
+        }
+        return try await withBoard(request, context, needs: .owner) { room, _ in
+            try await room.rename(to: title)
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.field("id", room.boardID)
+            writer.field("title", title)
+            writer.endObject()
+            return Self.json(.ok, writer.bytes)
+        }
+    }
+
+    @Sendable func links(request: Request, context: some RequestContext) async throws -> Response {
+        try await withBoard(request, context, needs: .owner) { room, secret in
+            guard let secrets = await room.secrets(ownerSecret: secret) else {
+                return HTTPAnswer(.forbidden, .forbidden, "only the owner link can show the links (not the operator token)").response
+            }
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("links")
+            writer.beginObject()
+            for role in [BoardRole.edit, .view] {
+                writer.field(role.rawValue, BoardSecrets.link(boardID: room.boardID, role: role, secret: secrets.secret(for: role)))
+            }
+            writer.endObject()
+            writer.endObject()
+            return Self.json(.ok, writer.bytes)
+        }
+    }
+
+    @Sendable func replaceLink(request: Request, context: some RequestContext) async throws -> Response {
+        let roleName = try context.parameters.require("role")
+        guard let role = BoardRole(rawValue: roleName), role != .owner else {
+            return HTTPAnswer(.notFound, .notFound, "only the edit and the view link can be replaced").response
+        }
+        return try await withBoard(request, context, needs: .owner) { room, secret in
+            guard let newSecret = try await room.replaceLink(role, ownerSecret: secret) else {
+                return HTTPAnswer(.forbidden, .forbidden, "only the owner link can replace a link (not the operator token)").response
+            }
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.field("role", role.rawValue)
+            writer.field("secret", newSecret)
+            writer.field("url", BoardSecrets.link(boardID: room.boardID, role: role, secret: newSecret))
+            writer.endObject()
+            return Self.json(.ok, writer.bytes)
+        }
+    }
+
+    @Sendable func delete(request: Request, context: some RequestContext) async throws -> Response {
+        try await withBoard(request, context, needs: .owner) { room, _ in
+            try await registry.delete(room)
+            return Response(status: .noContent)
+        }
+    }
+
+    // MARK: Access
+
+    /// Runs `body` with the board's room when the request's Bearer secret gives at least `needs`
+    /// (the operator token counts as the owner's). No board, no secret and a wrong secret get
+    /// the same 404; a valid secret of a lesser role gets 403. A store that fails answers 503.
+    private func withBoard(
+        _ request: Request,
+        _ context: some RequestContext,
+        needs: BoardRole,
+        _ body: (BoardRoom, String) async throws -> Response
+    ) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
+        guard let secret = Self.bearer(request) else { return notFound.response }
+        let room: BoardRoom
+        do {
+            guard let found = try await registry.room(for: id) else { return notFound.response }
+            room = found
+        } catch {
+            logger.error("loading a board failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
+            return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
+        }
+        defer { Task { await registry.releaseIfIdle(room) } }
+        let isOperator = adminToken.map { Self.constantTimeEqual(secret, $0) } ?? false
+        guard let role = isOperator ? .owner : await room.role(of: secret) else { return notFound.response }
+        guard Self.rank(role) <= Self.rank(needs) else {
+            return HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response
+        }
+        do {
+            return try await body(room, secret)
+        } catch let error as StoreError where error.kind == .boardNotFound {
+            return notFound.response
+        } catch {
+            logger.error("a board request failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
+            return HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store this now; try again later").response
+        }
+    }
+
+    /// Owner 0, edit 1, view 2: a role may do what any role of a higher rank number may.
+    private static func rank(_ role: BoardRole) -> Int {
+        BoardRole.allCases.firstIndex(of: role)!
+    }
+
+    private static func bearer(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let prefix = "Bearer "
+        guard value.count > prefix.count, value.prefix(prefix.count).lowercased() == prefix.lowercased() else { return nil }
+        return String(value.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    // MARK: Bodies
+
+    /// The `title` of a JSON object body: nil when absent (and not `required`), trimmed, checked.
+    private func readTitle(_ request: Request, required: Bool) async -> Result<String?, HTTPAnswer> {
+        let contentType = request.headers[.contentType] ?? ""
+        guard contentType.lowercased().hasPrefix("application/json") else {
+            return .failure(HTTPAnswer(.unsupportedMediaType, .badJSON, "send the body as Content-Type: application/json"))
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: Self.maxBodyBytes)
+        } catch {
+            return .failure(HTTPAnswer(.contentTooLarge, .tooLarge, "the body must be at most \(Self.maxBodyBytes) bytes"))
+        }
+        var title: String?
+        if body.readableBytes > 0 {
+            guard case .object(let fields)? = JSONValue.parse(Data(body.readableBytesView)) else {
+                return .failure(HTTPAnswer(.badRequest, .badJSON, #"the body must be a JSON object, such as {"title":"Kitchen"}"#))
+            }
+            switch fields["title"] {
+            case nil, .null?: break
+            case .string(let text)?: title = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            case let other?: return .failure(HTTPAnswer(.badRequest, .invalidField, "title must be a string, not \(other.typeName)"))
+            }
+        }
+        if required, title?.isEmpty ?? true {
+            return .failure(HTTPAnswer(.badRequest, .invalidField, "title must not be empty"))
+        }
+        if let title, title.count > maxTitleLength || title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return .failure(HTTPAnswer(.badRequest, .invalidField, "title must be at most \(maxTitleLength) characters, one line"))
+        }
+        return .success(title)
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {
         Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes))
         )
+    }
+}
+
+/// An error answer: a status and the protocol's error shape.
+struct HTTPAnswer: Error {
+    let status: HTTPResponse.Status
+    let code: ErrorCode
+    let message: String
+
+    init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    var response: Response {
+        BoardsController.json(status, ServerMessage.error(code: code, message: message).encoded())
     }
 }

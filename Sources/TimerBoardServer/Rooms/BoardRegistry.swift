@@ -52,10 +52,18 @@ actor BoardRegistry {
 
     // MARK: Boards
 
-    func createBoard(title: String) async throws -> BoardInfo {
+    /// Makes a board and its link secrets; the secrets leave the server only in this answer.
+    func createBoard(title: String) async throws -> (BoardInfo, BoardSecrets) {
         let info = BoardInfo(id: Self.newBoardID(), title: title, createdDate: clock.now())
-        try await store.createBoard(info)
-        return info
+        let secrets = BoardSecrets.mint()
+        try await store.createBoard(info, access: secrets.access)
+        return (info, secrets)
+    }
+
+    /// Deletes the board (see `BoardRoom.delete`) and forgets its room.
+    func delete(_ room: BoardRoom) async throws {
+        defer { if rooms[room.boardID] === room { rooms[room.boardID] = nil } }
+        try await room.delete()
     }
 
     func boards(limit: Int) async throws -> [BoardInfo] {

@@ -14,7 +14,9 @@ import TimerBoardTransport
 /// an edit that a crash could still lose, and every subscriber sees every changeset once, in order.
 actor BoardRoom {
     nonisolated let boardID: String
-    private let title: String
+    private var title: String
+    /// Hashes of the link secrets; nil for a board from before links, which nobody can join.
+    private var access: BoardAccess?
     private var board: Board
     /// The revision of `board`: the last applied edit.
     private var revision: Int64
@@ -29,7 +31,7 @@ actor BoardRoom {
 
     /// Who is on the board, by connection; presence only, never stored.
     private var participants: [Int: Participant] = [:]
-    /// Client ids whose presence changed since the last `presenceChanged` broadcast.
+    /// User ids whose presence changed since the last `presenceChanged` broadcast.
     private var presenceTouched: Set<String> = []
     /// The `presence` list a joiner gets, encoded once between two presence flushes. It may miss
     /// or have stale entries for clients touched since the last flush; the next
@@ -60,6 +62,8 @@ actor BoardRoom {
     /// What a join did.
     enum JoinResult: Sendable {
         case joined
+        /// The secret is not one of this board's: answered as if there were no board.
+        case denied
         /// The room was unloaded meanwhile: ask the registry again.
         case closed
     }
@@ -67,6 +71,7 @@ actor BoardRoom {
     init(stored: StoredBoard, store: any BoardStore, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger) {
         boardID = stored.info.id
         title = stored.info.title
+        access = stored.access
         board = stored.content
         revision = stored.revision
         durableRevision = stored.revision
@@ -137,14 +142,23 @@ actor BoardRoom {
 
     // MARK: Joining
 
-    /// Subscribes `outbound`: it receives a snapshot (or, with `since` still in the log, a
-    /// resume and the missed changesets), then every later changeset, with no gap or duplicate.
-    func join(_ outbound: Outbound, since: Int64?, as participant: Participant) -> JoinResult {
+    /// The role `secret` gives on this board, or nil when it gives none.
+    func role(of secret: String) -> BoardRole? {
+        access?.role(of: secret)
+    }
+
+    /// Subscribes `outbound` when `secret` is one of the board's: it receives its role, then a
+    /// snapshot (or, with `since` still in the log, a resume and the missed changesets), then
+    /// every later changeset, with no gap or duplicate.
+    func join(_ outbound: Outbound, since: Int64?, secret: String, clientID: String, name: String) -> JoinResult {
         guard !isClosed else { return .closed }
+        guard let role = access?.role(of: secret) else { return .denied }
+        let participant = Participant(clientID: clientID, boardID: boardID, name: name, role: role)
+        enqueue(.direct(outbound, encode(.access(board: boardID, role: role, userID: participant.userID))))
         // A catch-up must fit the connection's queue beside live traffic, or the client would
         // be cut off as too slow again and again: one that does not fit goes as a snapshot.
         if let since, since <= revision, let missed = recentChangesets.frames(after: since), missed.count <= outbound.capacity / 2 {
-            enqueue(.direct(outbound, encode(.resume(board: boardID, since: since, revision: revision))))
+            enqueue(.direct(outbound, encode(.resume(board: boardID, title: title, since: since, revision: revision))))
             for frame in missed { enqueue(.direct(outbound, frame)) }
         } else {
             enqueue(.direct(outbound, outbound.acceptsDeflate ? currentDeflatedSnapshotFrame() : currentSnapshotFrame()))
@@ -152,7 +166,7 @@ actor BoardRoom {
         participants[outbound.id] = participant
         enqueue(.direct(outbound, currentPresenceListFrame()))
         enqueue(.subscribe(outbound))
-        presenceChanged(participant.clientID)
+        presenceChanged(participant.userID)
         deliverDurable()
         return .joined
     }
@@ -184,24 +198,28 @@ actor BoardRoom {
         // A join still waiting in the outbox must not subscribe it later.
         outbox.remove(outbound.id)
         if let participant = participants.removeValue(forKey: outbound.id) {
-            presenceChanged(participant.clientID)
+            presenceChanged(participant.userID)
         }
     }
 
     // MARK: Presence
 
-    /// Records what the connection's user is editing and tells everyone on the board.
-    func setEditing(_ editing: EntityID?, by outbound: Outbound) {
-        guard var participant = participants[outbound.id], participant.editing != editing else { return }
+    /// Records what the connection's user is editing and tells everyone on the board. Returns
+    /// false, changing nothing, when the connection's link may not edit.
+    func setEditing(_ editing: EntityID?, by outbound: Outbound) -> Bool {
+        guard var participant = participants[outbound.id] else { return true }
+        guard participant.role.canEdit else { return false }
+        guard participant.editing != editing else { return true }
         participant.editing = editing
         participants[outbound.id] = participant
-        presenceChanged(participant.clientID)
+        presenceChanged(participant.userID)
+        return true
     }
 
-    /// Notes that a client's presence changed; the change goes out with the others gathered
+    /// Notes that a user's presence changed; the change goes out with the others gathered
     /// within `presenceInterval`.
-    private func presenceChanged(_ clientID: String) {
-        presenceTouched.insert(clientID)
+    private func presenceChanged(_ userID: String) {
+        presenceTouched.insert(userID)
         guard presenceFlush == nil else { return }
         presenceFlush = Task { [weak self, interval = configuration.presenceInterval] in
             try? await Task.sleep(for: interval)
@@ -209,15 +227,15 @@ actor BoardRoom {
         }
     }
 
-    /// Tells everyone on the board the current presence of each client touched since the last
-    /// time. A client id is `left` only when none of its connections is still on the board.
+    /// Tells everyone on the board the current presence of each user touched since the last
+    /// time. A user id is `left` only when none of its connections is still on the board.
     /// Presence goes through the outbox like everything else, after what was queued before it.
     private func flushPresence() {
         presenceFlush = nil
         guard !isClosed, !presenceTouched.isEmpty else { return }
         var present: [String: ServerMessage.PresenceUser] = [:]
-        for participant in participants.values where presenceTouched.contains(participant.clientID) {
-            present[participant.clientID] = participant.presenceUser
+        for participant in participants.values where presenceTouched.contains(participant.userID) {
+            present[participant.userID] = participant.presenceUser
         }
         let left = presenceTouched.subtracting(present.keys).sorted()
         presenceTouched = []
@@ -227,17 +245,24 @@ actor BoardRoom {
     }
 
     private static func presenceOrder(_ a: ServerMessage.PresenceUser, _ b: ServerMessage.PresenceUser) -> Bool {
-        (a.name, a.clientID) < (b.name, b.clientID)
+        (a.name, a.userID) < (b.name, b.userID)
     }
 
     // MARK: Editing
 
-    /// Applies an edit from `clientID`, answering `outbound` with an ack or a reject.
-    func edit(_ edit: ClientMessage.Edit, clientID: String, from outbound: Outbound) {
+    /// Applies an edit from the client on `outbound`, answering it with an ack or a reject.
+    func edit(_ edit: ClientMessage.Edit, from outbound: Outbound) {
         guard !isClosed else {
             outbound.send(encode(.reject(.init(opID: edit.opID, code: .internal, message: "the board is reloading; send the edit again"))))
             return
         }
+        // No participant: its link was just replaced (its socket is being closed) or it fell behind.
+        guard let participant = participants[outbound.id], participant.role.canEdit else {
+            enqueue(.direct(outbound, encode(.reject(.init(opID: edit.opID, code: .forbidden, message: "this link can only view the board")))))
+            deliverDurable()
+            return
+        }
+        let clientID = participant.clientID
         if let outcome = outcomes.outcome(clientID: clientID, opID: edit.opID) {
             switch outcome {
             case .accepted(let revision):
@@ -288,6 +313,72 @@ actor BoardRoom {
         unsaved.append(StoredChangeset(boardID: boardID, revision: revision, changes: changes, clientID: clientID, opID: opID, time: now))
         scheduleExpiry()
         startSaving()
+    }
+
+    // MARK: Management (the owner's calls)
+
+    /// Renames the board: stored, then told to everyone on it.
+    func rename(to newTitle: String) async throws {
+        guard !isClosed else { throw StoreError(.boardNotFound, "board \(boardID) is closed") }
+        try await store.renameBoard(id: boardID, title: newTitle)
+        title = newTitle
+        snapshotFrame = nil
+        deflatedSnapshotFrame = nil
+        enqueue(.broadcast(encode(.renamed(title: newTitle))))
+        deliverDurable()
+    }
+
+    /// The board's current secrets, when `ownerSecret` is its owner secret: what the owner's
+    /// Share dialog shows.
+    func secrets(ownerSecret: String) -> BoardSecrets? {
+        access.flatMap { BoardSecrets.recover(owner: ownerSecret, access: $0) }
+    }
+
+    /// Replaces the edit or view link, given the owner secret the new one is derived from. The
+    /// old link stops at once: every connection that joined with it is closed (4403). Returns
+    /// the new secret, or nil when `ownerSecret` is not this board's.
+    func replaceLink(_ role: BoardRole, ownerSecret: String) async throws -> String? {
+        precondition(role != .owner, "the owner link is not replaced")
+        guard !isClosed, let access, let secrets = BoardSecrets.recover(owner: ownerSecret, access: access) else { return nil }
+        let replaced = secrets.replacing(role)
+        try await store.setAccess(replaced.access, boardID: boardID)
+        // Whatever ran while the store wrote, the newest generation wins.
+        if replaced.access.editGeneration >= self.access?.editGeneration ?? 0, replaced.access.viewGeneration >= self.access?.viewGeneration ?? 0 {
+            self.access = replaced.access
+        }
+        disconnectAll(where: { $0.role == role }, code: Self.linkReplacedCode, reason: "the \(role.rawValue) link was replaced")
+        logger.notice("replaced a link", metadata: ["tb.role": "\(role.rawValue)"])
+        return replaced.secret(for: role)
+    }
+
+    /// Deletes the board once everything applied is stored: no edit is taken from here on,
+    /// everyone on it is closed (4410) and its data leaves the store.
+    func delete() async throws {
+        while !isClosed, !(unsaved.isEmpty && !isSaving) {
+            _ = await waitUntilDurable()
+        }
+        isClosed = true
+        access = nil
+        expiryTask?.cancel()
+        presenceFlush?.cancel()
+        disconnectAll(where: { _ in true }, code: Self.boardDeletedCode, reason: "the board was deleted")
+        resumeDurabilityWaiters()
+        try await store.deleteBoard(id: boardID)
+        logger.notice("deleted the board")
+    }
+
+    /// Close codes of docs/protocol.md, "Links and roles".
+    static let linkReplacedCode = WebSocketErrorCode(codeNumber: 4403)
+    static let boardDeletedCode = WebSocketErrorCode(codeNumber: 4410)
+
+    private func disconnectAll(where matches: (Participant) -> Bool, code: WebSocketErrorCode, reason: String) {
+        for (id, participant) in participants where matches(participant) {
+            participants[id] = nil
+            presenceChanged(participant.userID)
+            if let connection = outbox.remove(id) {
+                connection.disconnect(code, reason: reason)
+            }
+        }
     }
 
     // MARK: Timers
@@ -426,7 +517,7 @@ actor BoardRoom {
     /// Forgets a subscriber whose connection is gone or fell too far behind.
     private func drop(_ subscriber: Outbound) {
         outbox.remove(subscriber.id)
-        if let participant = participants.removeValue(forKey: subscriber.id) { presenceChanged(participant.clientID) }
+        if let participant = participants.removeValue(forKey: subscriber.id) { presenceChanged(participant.userID) }
         if subscriber.didOverflow {
             logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])
         }

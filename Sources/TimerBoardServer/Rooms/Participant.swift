@@ -1,18 +1,38 @@
 import BoardCore
 import BoardProtocol
+import Crypto
+import Foundation
 
-/// Someone on a board, for presence: who they are and what they are editing. Lives only in
-/// memory and only while their connection is on the board.
+/// Someone on a board, for presence: who they are, what their link lets them do and what they
+/// are editing. Lives only in memory and only while their connection is on the board.
 struct Participant: Sendable {
+    /// Secret to the client: it keys the idempotency of its edits, so it is never shown.
     let clientID: String
+    /// What presence shows instead of the client id.
+    let userID: String
     let name: String
+    let role: BoardRole
     var editing: EntityID?
 
-    /// The same colour for a client id every time, from a palette that reads well on white.
+    init(clientID: String, boardID: String, name: String, role: BoardRole) {
+        self.clientID = clientID
+        userID = Self.userID(clientID: clientID, boardID: boardID)
+        self.name = name
+        self.role = role
+    }
+
+    /// 96 bits of a hash of the board and the client id: the same for every connection of one
+    /// client to one board, different across boards, and no way back to the client id.
+    static func userID(clientID: String, boardID: String) -> String {
+        let digest = SHA256.hash(data: Data("timerboard user\u{0}\(boardID)\u{0}\(clientID)".utf8))
+        return BoardSecrets.base64URL(Array(digest.prefix(12)))
+    }
+
+    /// The same colour for a user id every time, from a palette that reads well on white.
     var color: String {
         // FNV-1a: stable across processes, unlike `hashValue`.
         var hash: UInt32 = 2_166_136_261
-        for byte in clientID.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        for byte in userID.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return Self.palette[Int(hash % UInt32(Self.palette.count))]
     }
 
@@ -21,6 +41,6 @@ struct Participant: Sendable {
     ]
 
     var presenceUser: ServerMessage.PresenceUser {
-        ServerMessage.PresenceUser(clientID: clientID, name: name, color: color, editing: editing)
+        ServerMessage.PresenceUser(userID: userID, name: name, color: color, editing: editing)
     }
 }

@@ -54,15 +54,20 @@ struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
     }
 
     /// The connection is gone or left: it is no subscriber, and nothing pending is sent to it
-    /// or subscribes it later.
-    mutating func remove(_ id: Int) {
-        subscribers[id] = nil
+    /// or subscribes it later. Returns the connection when the outbox knew it.
+    @discardableResult
+    mutating func remove(_ id: Int) -> Connection? {
+        var removed = subscribers.removeValue(forKey: id)
         pending.removeAll { entry in
             switch entry.delivery {
-            case .subscribe(let connection), .direct(let connection, _): connection.id == id
-            case .broadcast: false
+            case .subscribe(let connection), .direct(let connection, _):
+                guard connection.id == id else { return false }
+                removed = connection
+                return true
+            case .broadcast: return false
             }
         }
+        return removed
     }
 
     /// Forgets everything (the store failed); returns who was subscribed, to disconnect them.

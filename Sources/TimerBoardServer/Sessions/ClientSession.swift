@@ -125,7 +125,7 @@ struct ClientSession {
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
-            await room.edit(edit, clientID: clientID, from: outbound)
+            await room.edit(edit, from: outbound)
         case .ping(let t):
             send(.pong(t: t, serverTime: clock.now()))
         case .leave:
@@ -133,24 +133,37 @@ struct ClientSession {
             await leaveBoard(&state)
         case .presence(let editing):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first") }
-            await room.setEditing(editing, by: outbound)
+            guard await room.setEditing(editing, by: outbound) else {
+                throw ProtocolError(.forbidden, "this link can only view the board; it shows no presence")
+            }
         }
     }
 
-    /// Moves the connection to another board (or the same one, afresh). A join naming no board
-    /// leaves the connection where it was; one that meets the board reloading three times in a
-    /// row has left the old board and is on none (the client is told `internal`, and joins again).
+    /// Moves the connection to another board (or the same one, afresh). A join naming no board,
+    /// or with a secret that is not the board's, leaves the connection where it was and gets the
+    /// same answer either way; one that meets the board reloading three times in a row has left
+    /// the old board and is on none (the client is told `internal`, and joins again).
     private func joinBoard(_ join: ClientMessage.Join, clientID: String, state: inout State) async throws {
+        let noSuchBoard = ProtocolError(.boardNotFound, "no board \(join.board)")
         // A room can close between lookup and join (it went idle); the registry then loads anew.
         for _ in 0..<3 {
-            guard let room = try await registry.room(for: join.board) else {
-                throw ProtocolError(.boardNotFound, "no board \(join.board)")
+            guard let room = try await registry.room(for: join.board) else { throw noSuchBoard }
+            // Checked before leaving, so a wrong secret leaves the connection where it was.
+            guard await room.role(of: join.secret) != nil else {
+                await registry.releaseIfIdle(room)
+                throw noSuchBoard
             }
             await leaveBoard(&state)
-            let participant = Participant(clientID: clientID, name: state.name, editing: nil)
-            if case .joined = await room.join(outbound, since: join.since, as: participant) {
+            switch await room.join(outbound, since: join.since, secret: join.secret, clientID: clientID, name: state.name) {
+            case .joined:
                 state.room = room
                 return
+            case .denied:
+                // The link was replaced between the check and the join.
+                await registry.releaseIfIdle(room)
+                throw noSuchBoard
+            case .closed:
+                continue
             }
         }
         throw ProtocolError(.internal, "the board is reloading; join again")

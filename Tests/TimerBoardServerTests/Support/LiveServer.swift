@@ -44,17 +44,19 @@ struct LiveServer: Sendable {
 
         var webSocketURL: String { "ws://127.0.0.1:\(port)/ws" }
 
-        /// Creates a board over HTTP and returns its id.
-        func createBoard(title: String = "Test board") async throws -> String {
+        /// Creates a board over HTTP and returns its id and secrets.
+        func createBoard(title: String = "Test board") async throws -> TestBoard {
             let response = try await client.execute(
                 uri: "/api/boards",
                 method: .post,
+                headers: [.contentType: "application/json"],
                 body: ByteBuffer(string: #"{"title":"\#(title)"}"#)
             )
             guard response.status == .created, case .object(let fields)? = JSONValue.parse(Data(response.body.readableBytesView)),
-                case .string(let id)? = fields["id"]
+                case .string(let id)? = fields["id"], case .object(let secrets)? = fields["secrets"],
+                case .string(let owner)? = secrets["owner"], case .string(let edit)? = secrets["edit"], case .string(let view)? = secrets["view"]
             else { throw TestFailure("creating a board answered \(response.status)") }
-            return id
+            return TestBoard(id: id, owner: owner, edit: edit, view: view)
         }
 
         /// How many boards the server holds in memory, from `/health`.
@@ -72,13 +74,31 @@ struct LiveServer: Sendable {
         }
 
         /// The server's own state of a board, read by a fresh client's join.
-        func serverSnapshot(_ board: String) async throws -> ServerMessage.Snapshot {
+        func serverSnapshot(_ board: TestBoard) async throws -> ServerMessage.Snapshot {
             let observer = try await peer()
             let snapshot = try await observer.join(board)
             await observer.close()
             return snapshot
         }
     }
+}
+
+/// A board a test made: its id and the three secrets `POST /api/boards` returned.
+struct TestBoard: Sendable, Hashable, CustomStringConvertible {
+    let id: String
+    let owner: String
+    let edit: String
+    let view: String
+
+    func secret(_ role: BoardRole) -> String {
+        switch role {
+        case .owner: owner
+        case .edit: edit
+        case .view: view
+        }
+    }
+
+    var description: String { id }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -22,6 +22,8 @@ final class Peer {
 
     /// Who is on the board, from the presence messages so far.
     private(set) var presence = PresenceList()
+    /// What the last join's `access` said: the role and this client's user id on the board.
+    private(set) var access: (role: BoardRole, userID: String)?
 
     /// The next message other than presence (which comes whenever anyone joins or leaves);
     /// board messages are applied to the replica.
@@ -37,14 +39,18 @@ final class Peer {
             let message = try await connection.receive()
             received.append(message)
             if presence.apply(message) { continue }
+            if case .access(_, let role, let userID) = message {
+                access = (role, userID)
+                continue
+            }
             return message
         }
     }
 
     /// Joins and returns the snapshot.
     @discardableResult
-    func join(_ board: String) async throws -> ServerMessage.Snapshot {
-        connection.send(.join(.init(board: board)))
+    func join(_ board: TestBoard, as role: BoardRole = .edit) async throws -> ServerMessage.Snapshot {
+        connection.send(.join(.init(board: board.id, secret: board.secret(role))))
         guard case .snapshot(let snapshot) = try await receive() else { throw TestFailure("join did not answer with a snapshot") }
         return snapshot
     }

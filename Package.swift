@@ -115,6 +115,7 @@ let package = Package(
                 "TimerBoardBench",
                 "BoardProtocol",
                 "BoardCore",
+                "BoardStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

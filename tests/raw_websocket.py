@@ -73,6 +73,13 @@ class RawClient:
         rsv1, _, payload = self.frame()
         return json.loads(inflate(payload) if rsv1 else payload)
 
+    def close_code(self) -> int:
+        """Reads past every other frame to the server's close frame and returns its code."""
+        while True:
+            opcode, _, _, payload = self.any_frame()
+            if opcode == 0x8:
+                return int.from_bytes(payload[:2], "big")
+
     def until(self, kind: str):
         while (message := self.message())["type"] != kind:
             pass

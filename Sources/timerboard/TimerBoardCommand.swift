@@ -3,6 +3,7 @@ import BoardCore
 import BoardProtocol
 import Foundation
 import Hummingbird
+import BoardStore
 import Logging
 import TimerBoardServer
 
@@ -12,7 +13,7 @@ struct TimerBoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerboard",
         abstract: "A real-time collaboration server for boards of timers.",
-        subcommands: [Serve.self, Bench.self],
+        subcommands: [Serve.self, Bench.self, ResetLinks.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -80,5 +81,25 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let app = try buildApplication(configuration: configuration, logger: logger)
         try await app.runService()
+    }
+}
+
+/// `timerboard reset-links BOARD`: new links for a board, for an operator (see `resetLinks`).
+struct ResetLinks: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give a board new owner, edit and view links; every old link stops working. Stop the server first."
+    )
+
+    @Argument(help: "The board's id.") var board: String
+    @Option(help: "Folder of the SQLite database.") var dataDirectory = ServerConfiguration().dataDirectory
+
+    func run() async throws {
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = dataDirectory
+        let store = try SQLiteBoardStore(path: configuration.databasePath)
+        guard let links = try await resetLinks(boardID: board, store: store) else {
+            throw ValidationError("there is no board \(board) in \(configuration.databasePath)")
+        }
+        for (role, path) in links { print("\(role.rawValue): \(path)") }
     }
 }

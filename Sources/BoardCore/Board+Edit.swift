@@ -229,8 +229,12 @@ private struct Edit {
         guard title.contains(where: { !$0.isWhitespace }) else {
             throw .invalidField("title", "must not be empty", entityID: id)
         }
-        guard title.count <= limits.maxTitleLength else {
-            throw .invalidField("title", "is longer than \(limits.maxTitleLength) characters", entityID: id)
+        guard title.count <= limits.maxTitleLength, title.utf8.count <= BoardLimits.maxTitleBytes else {
+            throw .invalidField(
+                "title",
+                "is longer than \(limits.maxTitleLength) characters or \(BoardLimits.maxTitleBytes) bytes",
+                entityID: id
+            )
         }
         guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidField("title", "must not contain control characters (such as a newline)", entityID: id)

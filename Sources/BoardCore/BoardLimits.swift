@@ -14,6 +14,10 @@ public struct BoardLimits: Hashable, Sendable {
         self.maxTimers = maxTimers
     }
 
+    /// Longest title in bytes of UTF-8 as well: 200 characters can otherwise be 60 KB of
+    /// combining marks, and a board of such titles more than any client would take.
+    public static let maxTitleBytes = 1_024
+
     /// Seconds are a clock face: 0 to 59.
     public static let maxSeconds = 59
 }

@@ -19,6 +19,9 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     /// The link's role may not do this (a view link editing), or a page of another site may
     /// not (its `Origin` is not allowed).
     case forbidden = "forbidden"
+    /// The connection sent edits faster than its budget allows; nothing changed, send the edit
+    /// again after `retryAfterMs`. Over HTTP (429), too many boards created from one address.
+    case rateLimited = "rate_limited"
     /// The server cannot store anything now (a full disk, a failing database); try again later.
     case unavailable = "unavailable"
     case `internal` = "internal"

@@ -47,6 +47,13 @@ struct Serve: AsyncParsableCommand {
     var permessageDeflate = defaults.permessageDeflate
     @Option(help: "An origin (https://host[:port]) whose pages may use this server besides its own; repeatable.")
     var allowedOrigin: [String] = defaults.allowedOrigins
+    @Option(help: "Edits a connection may send a second on average (0: no limit); more gets rate_limited.")
+    var editsPerSecond = defaults.editsPerSecond
+    @Option(help: "Edits a connection may send at once before --edits-per-second applies.") var editBurst = defaults.editBurst
+    @Option(help: "Boards one client address may create a minute on average (0: no limit); more gets 429.")
+    var boardsPerMinute = defaults.boardsPerMinute
+    @Option(help: "Boards one client address may create at once before --boards-per-minute applies.") var boardBurst = defaults.boardBurst
+    @Option(help: "Edit outcomes remembered per board in all, for idempotent resends.") var outcomesPerBoard = defaults.outcomesPerBoard
     @Option(help: "The operator's secret for listing every board (at least 16 characters); also TIMERBOARD_ADMIN_TOKEN.")
     var adminToken: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
@@ -75,6 +82,11 @@ struct Serve: AsyncParsableCommand {
         configuration.permessageDeflate = permessageDeflate
         configuration.heartbeatInterval = .milliseconds(heartbeatIntervalMs)
         configuration.allowedOrigins = allowedOrigin
+        configuration.editsPerSecond = editsPerSecond
+        configuration.editBurst = editBurst
+        configuration.boardsPerMinute = boardsPerMinute
+        configuration.boardBurst = boardBurst
+        configuration.outcomesPerBoard = outcomesPerBoard
         configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["TIMERBOARD_ADMIN_TOKEN"]
 
         var logger = Logger(label: "timerboard")

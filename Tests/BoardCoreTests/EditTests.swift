@@ -198,6 +198,20 @@ private let now: Int64 = 1_000
         #expect(board == sampleBoard())
     }
 
+    @Test func aTitleIsBoundedInBytesAsWellAsInCharacters() throws {
+        var board = sampleBoard()
+        // One character as a person counts it, 301 bytes: "e" and 150 combining acute accents.
+        let heavy = "e" + String(repeating: "\u{301}", count: 150)
+        #expect(heavy.count == 1 && heavy.utf8.count == 301)
+        let title = String(repeating: heavy, count: 4)
+        #expect(title.count == 4 && title.utf8.count > BoardLimits.maxTitleBytes)
+        #expect(throws: EditError.self) { try board.apply([.updateSection(id: "s1", title: title, isExpanded: nil)], now: now) }
+        #expect(board == sampleBoard())
+        let fits = String(repeating: "é", count: 200)
+        _ = try board.apply([.updateSection(id: "s1", title: fits, isExpanded: nil)], now: now)
+        #expect(board.sections["s1"]?.title == fits)
+    }
+
     @Test func manyInsertsAtTheTopKeepEveryIDAndTheNewestFirst() throws {
         var board = Board()
         _ = try board.apply([.addSection(id: "s", title: "S", isExpanded: true, position: .first)], now: now)

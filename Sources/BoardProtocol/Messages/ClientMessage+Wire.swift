@@ -30,8 +30,8 @@ extension ClientMessage {
                 throw ProtocolError(.invalidField, "clientId must be 1 to 64 characters of A-Z a-z 0-9 _ -")
             }
             let name = try reader.optionalString("name")
-            if let name, name.count > 40 || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                throw ProtocolError(.invalidField, "name must be at most 40 characters, without control characters")
+            if let name, name.count > 40 || name.utf8.count > 160 || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw ProtocolError(.invalidField, "name must be at most 40 characters and 160 bytes, without control characters")
             }
             return .hello(Hello(protocolVersion: Int(clamping: version), clientID: clientID, name: name))
         case MessageType.join:

@@ -67,6 +67,7 @@ extension ServerMessage {
             writer.field("code", reject.code.rawValue)
             writer.field("message", reject.message)
             if let opIndex = reject.opIndex { writer.field("op", opIndex) }
+            if let retryAfterMs = reject.retryAfterMs { writer.field("retryAfterMs", retryAfterMs) }
             switch reject.current {
             case .section(let section)?:
                 writer.key("current")
@@ -166,7 +167,8 @@ extension ServerMessage {
                     code: try errorCode(reader),
                     message: try reader.string("message"),
                     opIndex: try reader.optionalSmallInt("op"),
-                    current: current
+                    current: current,
+                    retryAfterMs: try reader.optionalInt("retryAfterMs")
                 )
             )
         case MessageType.pong:

@@ -59,13 +59,16 @@ public enum ServerMessage: Hashable, Sendable {
         public var opIndex: Int?
         /// The current state of the entity the failing operation named, when it exists.
         public var current: Entity?
+        /// With `rate_limited`: how long to wait before sending the edit again.
+        public var retryAfterMs: Int64?
 
-        public init(opID: String, code: ErrorCode, message: String, opIndex: Int? = nil, current: Entity? = nil) {
+        public init(opID: String, code: ErrorCode, message: String, opIndex: Int? = nil, current: Entity? = nil, retryAfterMs: Int64? = nil) {
             self.opID = opID
             self.code = code
             self.message = message
             self.opIndex = opIndex
             self.current = current
+            self.retryAfterMs = retryAfterMs
         }
     }
 

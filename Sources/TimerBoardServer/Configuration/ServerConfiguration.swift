@@ -20,6 +20,17 @@ public struct ServerConfiguration: Sendable {
     public var retainedChangesets: Int = 1_000
     /// Remembered edit outcomes per client per board, for idempotent resubmission.
     public var outcomesPerClient: Int = 1_000
+    /// Edits a connection may send a second, on average (0: no limit); an edit that makes more
+    /// than 100 changes counts as one per 100. Over it, `rate_limited` and nothing changes.
+    public var editsPerSecond: Double = 100
+    /// Edits a connection may send at once before `editsPerSecond` applies.
+    public var editBurst: Int = 300
+    /// Boards one client address may create a minute, on average (0: no limit); over it, 429.
+    public var boardsPerMinute: Double = 10
+    /// Boards one client address may create at once before `boardsPerMinute` applies.
+    public var boardBurst: Int = 20
+    /// Remembered edit outcomes per board in all, whatever the number of client ids.
+    public var outcomesPerBoard: Int = 20_000
     /// A snapshot of a board is stored every this many revisions.
     public var snapshotInterval: Int = 100
     /// Presence changes (arrivals, departures, what someone edits) are gathered this long and

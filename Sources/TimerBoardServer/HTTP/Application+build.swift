@@ -28,7 +28,7 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
 
-    let router = buildRouter(configuration: configuration, registry: registry, logger: logger)
+    let router = buildRouter(configuration: configuration, registry: registry, clock: clock, logger: logger)
     let heartbeat = Heartbeat(interval: configuration.heartbeatInterval)
     let webSocketRouter = buildWebSocketRouter(
         configuration: configuration,
@@ -55,8 +55,13 @@ public func buildApplication(
     )
 }
 
-func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry, logger: Logger) -> Router<BasicRequestContext> {
-    let router = Router()
+func buildRouter(
+    configuration: ServerConfiguration,
+    registry: BoardRegistry,
+    clock: any ServerClock,
+    logger: Logger
+) -> Router<TimerBoardRequestContext> {
+    let router = Router(context: TimerBoardRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: OriginCheckMiddleware(policy: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))))
     router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
@@ -75,6 +80,8 @@ func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry, lo
         registry: registry,
         maxTitleLength: configuration.limits.board.maxTitleLength,
         adminToken: configuration.adminToken,
+        creationLimiter: AddressRateLimiter(perMinute: configuration.boardsPerMinute, burst: Double(configuration.boardBurst)),
+        clock: clock,
         logger: logger
     )
     .addRoutes(to: router.group("api/boards"))

@@ -1,3 +1,4 @@
+import BoardCore
 import BoardProtocol
 import BoardStore
 import Foundation
@@ -11,9 +12,12 @@ struct BoardsController {
     let maxTitleLength: Int
     /// The operator's secret for the server-wide list; nil: there is no list.
     let adminToken: String?
+    /// Boards made per client address.
+    let creationLimiter: AddressRateLimiter
+    let clock: any ServerClock
     let logger: Logger
 
-    func addRoutes(to group: RouterGroup<some RequestContext>) {
+    func addRoutes(to group: RouterGroup<TimerBoardRequestContext>) {
         group.post(use: create)
         group.get(use: list)
         group.get(":id", use: show)
@@ -28,7 +32,13 @@ struct BoardsController {
 
     /// Creates a board from `{"title":"…"}` (or an empty body). A body that is not that answers
     /// 4xx with the error shape and creates nothing; a store that cannot write answers 503.
-    @Sendable func create(request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func create(request: Request, context: TimerBoardRequestContext) async throws -> Response {
+        if let wait = creationLimiter.take(ClientAddress.key(context.remoteAddress), now: clock.now()) {
+            let seconds = (wait + 999) / 1_000
+            var answer = HTTPAnswer(.tooManyRequests, .rateLimited, "too many new boards from this address; try again in \(seconds) s").response
+            answer.headers[.retryAfter] = "\(seconds)"
+            return answer
+        }
         let title: String
         switch await readTitle(request, required: false) {
         case .success(let text): title = text ?? ""
@@ -239,8 +249,17 @@ struct BoardsController {
         if required, title?.isEmpty ?? true {
             return .failure(HTTPAnswer(.badRequest, .invalidField, "title must not be empty"))
         }
-        if let title, title.count > maxTitleLength || title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return .failure(HTTPAnswer(.badRequest, .invalidField, "title must be at most \(maxTitleLength) characters, one line"))
+        if let title,
+            title.count > maxTitleLength || title.utf8.count > BoardLimits.maxTitleBytes
+                || title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+            return .failure(
+                HTTPAnswer(
+                    .badRequest,
+                    .invalidField,
+                    "title must be at most \(maxTitleLength) characters and \(BoardLimits.maxTitleBytes) bytes, one line"
+                )
+            )
         }
         return .success(title)
     }

@@ -85,7 +85,7 @@ actor BoardRoom {
 
         let first = stored.recentChangesets.first?.revision ?? stored.revision + 1
         recentChangesets = ChangesetLog(capacity: configuration.retainedChangesets, nextRevision: first)
-        outcomes = OutcomeLog(limitPerClient: configuration.outcomesPerClient)
+        outcomes = OutcomeLog(limitPerClient: configuration.outcomesPerClient, limitInTotal: configuration.outcomesPerBoard)
         for changeset in stored.recentChangesets {
             let frame = OutboundFrame(.changes(Changeset(revision: changeset.revision, changes: changeset.changes)))
             recentChangesets.append(frame, revision: changeset.revision)
@@ -250,28 +250,37 @@ actor BoardRoom {
 
     // MARK: Editing
 
+    /// Answers an edit the session refused before it reached the board (over its rate), in
+    /// order after the answers to the connection's earlier edits.
+    func refuse(_ reject: ServerMessage.Reject, to outbound: Outbound) {
+        enqueue(.direct(outbound, encode(.reject(reject))))
+        deliverDurable()
+    }
+
     /// Applies an edit from the client on `outbound`, answering it with an ack or a reject.
-    func edit(_ edit: ClientMessage.Edit, from outbound: Outbound) {
+    /// Returns how many changes it made (0 when it made none), for the session's budget.
+    @discardableResult
+    func edit(_ edit: ClientMessage.Edit, from outbound: Outbound) -> Int {
         guard !isClosed else {
             outbound.send(encode(.reject(.init(opID: edit.opID, code: .internal, message: "the board is reloading; send the edit again"))))
-            return
+            return 0
         }
         // No participant: its link was just replaced (its socket is being closed) or it fell behind.
         guard let participant = participants[outbound.id], participant.role.canEdit else {
-            enqueue(.direct(outbound, encode(.reject(.init(opID: edit.opID, code: .forbidden, message: "this link can only view the board")))))
-            deliverDurable()
-            return
+            refuse(.init(opID: edit.opID, code: .forbidden, message: "this link can only view the board"), to: outbound)
+            return 0
         }
         let clientID = participant.clientID
         if let outcome = outcomes.outcome(clientID: clientID, opID: edit.opID) {
             switch outcome {
             case .accepted(let revision):
                 enqueue(.direct(outbound, encode(.ack(opID: edit.opID, revision: revision, duplicate: true))))
-            case .rejected(let frame):
-                enqueue(.direct(outbound, frame))
+            case .rejected(var reject):
+                reject.current = reject.opIndex.flatMap { edit.ops.indices.contains($0) ? currentEntity(edit.ops[$0].entityID) : nil }
+                enqueue(.direct(outbound, encode(.reject(reject))))
             }
             deliverDurable()
-            return
+            return 0
         }
 
         let now = clock.now()
@@ -279,21 +288,22 @@ actor BoardRoom {
         do {
             changes = try board.apply(edit.ops, limits: configuration.limits.board, now: now)
         } catch {
-            let frame = encode(.reject(reject(for: error, in: edit)))
-            outcomes.record(.rejected(frame), clientID: clientID, opID: edit.opID)
-            enqueue(.direct(outbound, frame))
+            let reject = reject(for: error, in: edit)
+            outcomes.record(.rejected(reject), clientID: clientID, opID: edit.opID)
+            enqueue(.direct(outbound, encode(.reject(reject))))
             deliverDurable()
-            return
+            return 0
         }
         guard !changes.isEmpty else {
             // Nothing changed (the values were already there): acked at the current revision.
             outcomes.record(.accepted(revision: revision), clientID: clientID, opID: edit.opID)
             enqueue(.direct(outbound, encode(.ack(opID: edit.opID, revision: revision, duplicate: false))))
             deliverDurable()
-            return
+            return 0
         }
 
         commit(changes, clientID: clientID, opID: edit.opID, now: now, editor: outbound)
+        return changes.count
     }
 
     /// Makes accepted changes the next revision: sent to everyone (and acked to the editor) once
@@ -432,16 +442,17 @@ actor BoardRoom {
     }
 
     private func reject(for error: EditError, in edit: ClientMessage.Edit) -> ServerMessage.Reject {
-        let id = edit.ops[error.operationIndex].entityID
-        let current: ServerMessage.Entity? =
-            if let section = board.sections[id] { .section(section) } else if let timer = board.timers[id] { .timer(timer) } else { nil }
-        return ServerMessage.Reject(
+        ServerMessage.Reject(
             opID: edit.opID,
             code: ErrorCode(error.error.kind),
             message: error.error.message,
             opIndex: error.operationIndex,
-            current: current
+            current: currentEntity(edit.ops[error.operationIndex].entityID)
         )
+    }
+
+    private func currentEntity(_ id: EntityID) -> ServerMessage.Entity? {
+        if let section = board.sections[id] { .section(section) } else if let timer = board.timers[id] { .timer(timer) } else { nil }
     }
 
     // MARK: Durability

@@ -23,7 +23,13 @@ struct ClientSession {
         var clientID: String?
         var name = "Guest"
         var room: BoardRoom?
+        /// Edits this connection may still send: one token each, more for an edit that turned
+        /// into many changes (starting a section of thousands of timers).
+        var editBudget: TokenBucket
     }
+
+    /// Changes an edit may make for its one token; every further this many cost one more.
+    static let changesPerToken = 100
 
     init(
         connectionID: Int,
@@ -62,7 +68,9 @@ struct ClientSession {
         }
         heartbeat.register(outbound)
         defer { heartbeat.unregister(outbound) }
-        var state = State()
+        var state = State(
+            editBudget: TokenBucket(rate: configuration.editsPerSecond, burst: Double(configuration.editBurst), now: clock.now())
+        )
         do {
             for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
                 await handle(message, state: &state)
@@ -125,7 +133,14 @@ struct ClientSession {
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
-            await room.edit(edit, from: outbound)
+            if let wait = state.editBudget.take(now: clock.now()) {
+                let message = "more than \(configuration.editsPerSecond) edits a second; nothing changed, send it again in \(wait) ms"
+                return await room.refuse(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait), to: outbound)
+            }
+            let changed = await room.edit(edit, from: outbound)
+            if changed > Self.changesPerToken {
+                state.editBudget.charge(Double(changed / Self.changesPerToken), now: clock.now())
+            }
         case .ping(let t):
             send(.pong(t: t, serverTime: clock.now()))
         case .leave:

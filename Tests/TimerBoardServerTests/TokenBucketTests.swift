@@ -1,0 +1,38 @@
+import Testing
+
+@testable import TimerBoardServer
+
+@Suite struct TokenBucketTests {
+    @Test func aBurstPassesThenTheRateAppliesAndTheWaitIsExact() {
+        var bucket = TokenBucket(rate: 10, burst: 3, now: 0)
+        #expect((0..<3).map { _ in bucket.take(now: 0) } == [nil, nil, nil])
+        #expect(bucket.take(now: 0) == 100)  // one token comes every 100 ms
+        #expect(bucket.take(now: 40) == 60)
+        #expect(bucket.take(now: 100) == nil)
+        #expect(bucket.take(now: 100) == 100)
+        // Idle time refills up to the burst, never beyond.
+        #expect((0..<4).map { _ in bucket.take(now: 10_000) } == [nil, nil, nil, 100])
+    }
+
+    @Test func workChargedAfterwardsIsDebtThatLaterRequestsWaitOut() {
+        var bucket = TokenBucket(rate: 10, burst: 20, now: 0)
+        #expect(bucket.take(now: 0) == nil)
+        bucket.charge(50, now: 0)  // 19 - 50: in debt, bounded at one burst (-20)
+        #expect(bucket.take(now: 0) == 2_100)  // from -20 to 1 at 10 a second
+        #expect(bucket.take(now: 2_100) == nil)
+    }
+
+    @Test func rateZeroMeansNoLimit() {
+        var bucket = TokenBucket(rate: 0, burst: 1, now: 0)
+        bucket.charge(1_000, now: 0)
+        #expect((0..<1_000).allSatisfy { _ in bucket.take(now: 0) == nil })
+    }
+
+    @Test func addressesAreLimitedEachOnTheirOwn() {
+        let limiter = AddressRateLimiter(perMinute: 60, burst: 2)
+        #expect(limiter.take("a", now: 0) == nil && limiter.take("a", now: 0) == nil)
+        #expect(limiter.take("a", now: 0) == 1_000)
+        #expect(limiter.take("b", now: 0) == nil)
+        #expect(limiter.take("a", now: 1_000) == nil)
+    }
+}

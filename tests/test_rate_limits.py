@@ -1,0 +1,103 @@
+"""Limits that hold against one hostile client (issue 13): edits per connection and boards per
+address. Over a limit nothing changes, the answer says when to try again, the connection stays,
+and an edit sent again after the wait is applied: nothing is lost."""
+import json
+import urllib.error
+import urllib.request
+
+from raw_websocket import RawClient
+
+
+def rename(op_id, title):
+    return {"type": "edit", "opId": op_id, "ops": [{"op": "updateSection", "id": "s", "title": title}]}
+
+
+def setup_board(server):
+    board = server.create_board("Limits")
+    setup = RawClient(server.port, None)
+    setup.hello_and_join("setup-0123456789", board)
+    setup.send({"type": "edit", "opId": "setup", "ops": [{"op": "addSection", "id": "s", "title": "S"}]})
+    assert setup.until("ack")["opId"] == "setup"
+    setup.close()
+    return board
+
+
+def test_edits_over_the_budget_are_rate_limited_change_nothing_and_go_through_when_resent(server_factory):
+    server = server_factory(["--edits-per-second", "2", "--edit-burst", "5"]).start()
+    board = setup_board(server)
+    client = RawClient(server.port, None)
+    client.hello_and_join("burst-0123456789", board)
+    for n in range(20):
+        client.send(rename(f"e{n}", f"title {n}"))
+    outcomes = {}
+    while len(outcomes) < 20:
+        message = client.message()
+        if message["type"] in ("ack", "reject"):
+            outcomes[message["opId"]] = message
+    acked = [op for op, m in outcomes.items() if m["type"] == "ack"]
+    limited = [m for m in outcomes.values() if m["type"] == "reject"]
+    assert 5 <= len(acked) <= 7, acked  # the burst, and what refilled meanwhile at 2 a second
+    assert all(m["code"] == "rate_limited" and m["retryAfterMs"] > 0 for m in limited), limited
+    rev = server.snapshot(board)["rev"]
+    assert rev == 1 + len(acked), "a rate-limited edit changed the board"
+    # The connection stays; the edit sent again with the same opId after the wait is applied.
+    client.send({"type": "ping", "t": 1})
+    assert client.until("pong")["t"] == 1
+    last = limited[-1]
+    import time
+    time.sleep(last["retryAfterMs"] / 1000 + 0.6)
+    client.send(rename(last["opId"], "resent"))
+    ack = client.until("ack")
+    assert ack["opId"] == last["opId"] and "duplicate" not in ack
+    assert server.snapshot(board)["sections"][0]["title"] == "resent"
+
+
+def test_an_edit_that_fans_out_into_thousands_of_changes_costs_its_editor_more(server_factory):
+    server = server_factory(["--edits-per-second", "1", "--edit-burst", "40"]).start()
+    board = server.create_board("Amplification")
+    setup = RawClient(server.port, None)
+    setup.hello_and_join("setup-0123456789", board)
+    ops = [{"op": "addSection", "id": "big", "title": "Big"}, {"op": "addSection", "id": "s", "title": "S"}]
+    setup.send({"type": "edit", "opId": "sections", "ops": ops})
+    assert setup.until("ack")
+    for batch in range(20):
+        setup.send({"type": "edit", "opId": f"b{batch}", "ops": [
+            {"op": "addTimer", "id": f"t{batch}-{i}", "sectionID": "big", "title": "t", "minutes": 5, "seconds": 0}
+            for i in range(100)]})
+        assert setup.until("ack")["opId"] == f"b{batch}"
+
+    def small_edits_accepted(client, prefix):
+        for n in range(30):
+            client.send(rename(f"{prefix}{n}", f"{prefix} {n}"))
+        answers = []
+        while len(answers) < 30:
+            message = client.message()
+            if message["type"] in ("ack", "reject"):
+                answers.append(message["type"])
+        return answers.count("ack")
+
+    control = RawClient(server.port, None)
+    control.hello_and_join("control-0123456789", board)
+    assert small_edits_accepted(control, "c") == 30  # within its burst of 40
+    starter = RawClient(server.port, None)
+    starter.hello_and_join("starter-0123456789", board)
+    starter.send({"type": "edit", "opId": "start", "ops": [{"op": "startSection", "id": "big"}]})
+    assert starter.until("ack")["opId"] == "start"  # 2,000 changes: 20 more tokens
+    # 40 - 1 - 20 leaves 19, plus one a second that passes meanwhile.
+    assert small_edits_accepted(starter, "s") <= 22
+
+
+def test_board_creation_is_limited_per_address_with_retry_after(server_factory):
+    server = server_factory(["--boards-per-minute", "1", "--board-burst", "3"]).start()
+    before = server.board_count()
+    statuses = [server.post_board(json.dumps({"title": f"b{n}"}).encode()) for n in range(5)]
+    assert [s for s, _ in statuses] == [201, 201, 201, 429, 429]
+    assert statuses[3][1]["code"] == "rate_limited"
+    request = urllib.request.Request(server.http + "/api/boards", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(request)
+        raise AssertionError("accepted over the limit")
+    except urllib.error.HTTPError as error:
+        assert error.code == 429 and 1 <= int(error.headers["Retry-After"]) <= 60
+    assert server.board_count() == before + 3

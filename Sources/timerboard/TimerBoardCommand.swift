@@ -1,9 +1,9 @@
 import ArgumentParser
 import BoardCore
 import BoardProtocol
+import BoardStore
 import Foundation
 import Hummingbird
-import BoardStore
 import Logging
 import TimerBoardServer
 
@@ -38,6 +38,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most timers per board.") var maxTimers = defaults.limits.board.maxTimers
     @Option(help: "Messages queued per connection before it is dropped as too slow.") var outboundQueueLimit = defaults.outboundQueueLimit
     @Option(help: "Changesets per board kept for resume.") var retainedChangesets = defaults.retainedChangesets
+    @Option(help: "Bytes of changesets per board kept in memory for resume; older ones are resumed with a snapshot.")
+    var retainedChangesetBytes = defaults.retainedChangesetBytes
     @Option(help: "Store a board snapshot every this many revisions.") var snapshotInterval = defaults.snapshotInterval
     @Option(help: "Milliseconds to gather presence changes into one message.") var presenceIntervalMs = Serve.milliseconds(defaults.presenceInterval)
     @Option(help: "Milliseconds between pings; a connection silent for a whole interval is closed.") var heartbeatIntervalMs = Serve.milliseconds(
@@ -77,6 +79,7 @@ struct Serve: AsyncParsableCommand {
         configuration.limits.board.maxTimers = maxTimers
         configuration.outboundQueueLimit = outboundQueueLimit
         configuration.retainedChangesets = retainedChangesets
+        configuration.retainedChangesetBytes = retainedChangesetBytes
         configuration.snapshotInterval = snapshotInterval
         configuration.presenceInterval = .milliseconds(presenceIntervalMs)
         configuration.permessageDeflate = permessageDeflate

@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var outboundQueueLimit: Int = 1_024
     /// Changesets per board kept for resume (in memory and in the store's log).
     public var retainedChangesets: Int = 1_000
+    /// Bytes of changesets per board kept in memory for resume: past it, the oldest are no
+    /// longer resumed from (a snapshot instead), whatever `retainedChangesets` says.
+    public var retainedChangesetBytes: Int = 16 << 20
     /// Remembered edit outcomes per client per board, for idempotent resubmission.
     public var outcomesPerClient: Int = 1_000
     /// Edits a connection may send a second, on average (0: no limit); an edit that makes more

@@ -84,7 +84,11 @@ actor BoardRoom {
         self.logger = logger
 
         let first = stored.recentChangesets.first?.revision ?? stored.revision + 1
-        recentChangesets = ChangesetLog(capacity: configuration.retainedChangesets, nextRevision: first)
+        recentChangesets = ChangesetLog(
+            capacity: configuration.retainedChangesets,
+            maxBytes: configuration.retainedChangesetBytes,
+            nextRevision: first
+        )
         outcomes = OutcomeLog(limitPerClient: configuration.outcomesPerClient, limitInTotal: configuration.outcomesPerBoard)
         for changeset in stored.recentChangesets {
             let frame = OutboundFrame(.changes(Changeset(revision: changeset.revision, changes: changeset.changes)))

@@ -25,6 +25,9 @@ import { TimerAlerts } from "./timer_alerts.js";
  * @typedef {{role(role: Role): void, title(title: string): void, ended(reason: string): void}} PageEvents
  */
 
+/** Said once edits have been held back by the server's rate limit for a while (they are kept, and sent). */
+export const SLOWED_TEXT = "Your changes are saved slowly: the server limits how fast one page may edit. They are kept and sent in order.";
+
 /** Operations on a timer (the rest are on a section). */
 const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteTimer, OP.startTimer, OP.pauseTimer, OP.resetTimer]);
 
@@ -170,12 +173,14 @@ export class BoardSession {
       ack: (message) => {
         if (this.store.ack(message.opId, message.rev)) this.refresh();
       },
+      // Never a rate_limited one: the connection keeps those pending and sends them again.
       reject: (message) => {
         const edit = this.store.reject(message.opId);
         if (!edit) return;
         this.refresh();
         this.status.toast(rejectText(message, edit.ops));
       },
+      slowed: () => this.status.toast(SLOWED_TEXT),
       serverError: (message) => {
         console.warn("TimerBoard: server error", message.code, message.message);
       },

@@ -98,6 +98,8 @@ export const ERROR_CODE = Object.freeze({
   helloRequired: "hello_required",
   notJoined: "not_joined",
   forbidden: "forbidden",
+  /** An edit over the connection's budget: nothing changed, send it again after `retryAfterMs`. */
+  rateLimited: "rate_limited",
 });
 
 /** What a link lets its holder do (docs/protocol.md, "Links and roles"), strongest first. */
@@ -165,6 +167,14 @@ export const HANDSHAKE_TIMEOUT_MS = 10000;
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_MAX_MS = 15000;
 export const BACKOFF_JITTER = 0.5;
+/**
+ * A rate_limited edit is sent again after the server's `retryAfterMs`, scaled by a random factor in
+ * [1, 1 + JITTER] (never earlier than asked, and not in step with other pages); DEFAULT when a
+ * reject says no wait. The user is told only once edits have been held back for WARN_MS.
+ */
+export const RATE_LIMIT_JITTER = 0.25;
+export const RATE_LIMIT_DEFAULT_RETRY_MS = 1000;
+export const RATE_LIMIT_WARN_MS = 10000;
 /** How long a toast stays on screen. */
 export const TOAST_MS = 5000;
 /** What `hello.name` says about us: the name the user chose, else "Guest" and a number. */

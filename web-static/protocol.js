@@ -36,7 +36,7 @@ export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 
  *   | {type: "renamed", title: string}
  *   | {type: "changes", rev: number, changes: Change[]}
  *   | {type: "ack", opId: string, rev: number, duplicate: boolean}
- *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}}
+ *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}, retryAfterMs?: number}
  *   | {type: "pong", t: number, serverTime: number}
  *   | {type: "error", code: string, message: string}
  *   | {type: "presence", users: PresenceUser[]}
@@ -261,6 +261,8 @@ const SERVER_PARSERS = {
       message: r.string("message"),
       op: r.optional("op", "int"),
       current: current ? parseEntity(current) : undefined,
+      // With rate_limited: how long to wait before sending the same edit again.
+      retryAfterMs: r.optional("retryAfterMs", "int"),
     });
   },
   [MSG.pong]: (r) => ({ type: MSG.pong, t: r.number("t"), serverTime: r.number("serverTime") }),

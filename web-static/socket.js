@@ -14,6 +14,16 @@
 // socket, with the attempt and the server's reason shown. No answer within the handshake timeout
 // means the socket is no good: it is dropped and a new one made, with the same backoff.
 //
+// An edit over the connection's budget is answered `rate_limited` with `retryAfterMs`: nothing changed,
+// and the same edit (same opId) will be applied when sent again. It is not the handler's to roll
+// back: it stays pending, in its place, and goes out again after the wait (jittered). Order is kept:
+// from that reject on, no edit goes out during the wait, and after it edits go out one at a time,
+// each once the one before is answered, until none is left unanswered; so no later edit can reach
+// the server before an earlier limited one. (Edits already on their way when the first limit came
+// are answered by the server as they arrive; a token that refilled meanwhile can let one of them in
+// before the limited one: the protocol gives a client no way to prevent that.) The handler hears of
+// limits only once edits have been held back for RATE_LIMIT_WARN_MS.
+//
 // Some ends are final, and no reconnect follows: a join answered `board_not_found` (a wrong link:
 // the server answers a wrong secret exactly as an unknown board), and the server closing the socket
 // with 4403 (the link was replaced) or 4410 (the board was deleted). The handler is told why.
@@ -21,7 +31,8 @@
 import { ServerClock, localNow } from "./clock.js";
 import {
   BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLOCK_SYNC_PINGS, CLOSE_CODE, CONNECTION, ENDED, ERROR_CODE,
-  HANDSHAKE_TIMEOUT_MS, MSG, PING_INTERVAL_MS, PONG_TIMEOUT_MS, ROLE,
+  HANDSHAKE_TIMEOUT_MS, MSG, PING_INTERVAL_MS, PONG_TIMEOUT_MS, RATE_LIMIT_DEFAULT_RETRY_MS, RATE_LIMIT_JITTER,
+  RATE_LIMIT_WARN_MS, ROLE,
 } from "./constants.js";
 import {
   editMessage, helloMessage, joinMessage, parseServerMessage, pingMessage, presenceMessage, ProtocolError,
@@ -41,12 +52,15 @@ import {
  *   changes(message: ChangesMessage): "applied" | "stale" | "gap" | "invalid",
  *   ack(message: Extract<ServerMessage, {type: "ack"}>): void,
  *   reject(message: Extract<ServerMessage, {type: "reject"}>): void,
+ *   slowed(heldMs: number): void,
  *   serverError(message: Extract<ServerMessage, {type: "error"}>): void,
  *   presence(message: Extract<ServerMessage, {type: "presence"} | {type: "presenceChanged"}>): void,
  *   unackedEdits(): {opId: string, ops: import("./protocol.js").Op[]}[],
  *   status(status: ConnectionStatus): void,
  *   ended(reason: string): void,
  * }} SessionHandler
+ *   reject: a refused edit, to drop; never a rate_limited one (those are sent again here)
+ *   slowed: edits have been held back by rate limits for `heldMs` (at least RATE_LIMIT_WARN_MS); once a streak
  *   ended: the session stopped for good, for one of the ENDED reasons (constants.js)
  */
 /** @typedef {{state: string, attempt: number, detail?: string}} ConnectionStatus */
@@ -66,6 +80,16 @@ export function backoffDelay(/** @type {number} */ attempt, /** @type {number} *
   const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
   // Random spread, so the clients of a restarted server do not all come back at the same instant.
   return Math.round(ceiling * (1 - BACKOFF_JITTER * random));
+}
+
+/**
+ * The wait before sending a rate_limited edit again: what the server asked, jittered up, so the
+ * edit is never early and pages limited together do not all come back at once.
+ * @param {number | undefined} retryAfterMs @param {number} random
+ */
+export function retryDelay(retryAfterMs, random) {
+  const asked = retryAfterMs !== undefined && retryAfterMs >= 0 ? retryAfterMs : RATE_LIMIT_DEFAULT_RETRY_MS;
+  return Math.ceil(asked * (1 + RATE_LIMIT_JITTER * random));
 }
 
 export class Connection {
@@ -104,15 +128,22 @@ export class Connection {
     this.syncPings = 0;
     /** Waiting for the answer to a join: changes of the previous subscription are ignored. */
     this.joining = false;
-    /** Edits sent on the current socket, so a rejoin on it does not send them twice. */
+    /** Edits sent on the current socket, so a rejoin on it does not send them twice (a rate_limited one leaves it). */
     this.sent = new Set();
+    /** Edits sent on the current socket whose ack or reject has not come yet. */
+    this.unanswered = new Set();
+    /**
+     * Rate limits on the current socket: `paced` while edits go out one at a time after a limit;
+     * `since`, when the current streak of limits began (null: none); `told`, whether the handler heard.
+     */
+    this.limit = { paced: false, since: /** @type {number | null} */ (null), told: false };
     /** The section or timer the user is editing (presence), and what the server was last told. */
     this.editing = /** @type {string | null} */ (null);
     this.toldEditing = /** @type {string | null} */ (null);
     /** Why we stopped for good (board gone, page too old), or null. */
     this.fatal = /** @type {string | null} */ (null);
-    /** @type {Record<"reconnect" | "rejoin" | "handshake" | "ping" | "pong" | "sync", any>} handles of the pending timers */
-    this.timers = { reconnect: null, rejoin: null, handshake: null, ping: null, pong: null, sync: null };
+    /** @type {Record<"reconnect" | "rejoin" | "handshake" | "ping" | "pong" | "sync" | "retry", any>} handles of the pending timers */
+    this.timers = { reconnect: null, rejoin: null, handshake: null, ping: null, pong: null, sync: null, retry: null };
   }
 
   /** Server clock minus ours, in ms (see clock.js). */
@@ -140,14 +171,32 @@ export class Connection {
   }
 
   /**
-   * Sends an edit now if the board is live; otherwise it stays queued in the store and goes out
-   * after the next join.
+   * A new edit (already queued in the store): sent now if the board is live and no earlier edit
+   * waits out a rate limit; otherwise it goes out after the next join, or after the earlier ones.
    * @param {{opId: string, ops: import("./protocol.js").Op[]}} edit
+   * @returns {boolean} whether it was sent now
    */
-  sendEdit({ opId, ops }) {
-    if (!this.isLive) return false;
-    this.sent.add(opId);
-    return this.#send(editMessage(opId, ops));
+  sendEdit({ opId }) {
+    this.#sendPending();
+    return this.sent.has(opId);
+  }
+
+  /**
+   * Sends the store's unacknowledged edits this socket has not sent, in their order: all of them,
+   * or, after a rate limit, the next one only when nothing is unanswered. Nothing while not live or
+   * while a limited edit waits out its `retryAfterMs`.
+   */
+  #sendPending() {
+    if (!this.isLive || this.timers.retry !== null) return;
+    for (const { opId, ops } of this.handler.unackedEdits()) {
+      if (this.sent.has(opId)) continue;
+      if (this.limit.paced && this.unanswered.size > 0) return;
+      if (!this.#send(editMessage(opId, ops))) return;
+      this.sent.add(opId);
+      this.unanswered.add(opId);
+    }
+    // Everything went out and was answered: back to sending edits as they come.
+    if (this.unanswered.size === 0) this.limit = { paced: false, since: null, told: false };
   }
 
   /**
@@ -200,7 +249,10 @@ export class Connection {
     this.#setState(this.attempt === 0 && this.state === CONNECTION.connecting ? CONNECTION.connecting : CONNECTION.reconnecting);
     const ws = new this.env.WebSocket(this.url);
     this.ws = ws;
+    // A new socket has a budget of its own on the server: everything unacked goes out again, at once.
     this.sent = new Set();
+    this.unanswered = new Set();
+    this.limit = { paced: false, since: null, told: false };
     this.joining = false;
     ws.onopen = () => this.#send(helloMessage(this.clientId, this.name || undefined));
     ws.onmessage = (event) => this.#receive(event.data);
@@ -236,7 +288,7 @@ export class Connection {
     const ws = this.ws;
     this.ws = null;
     this.joining = false;
-    for (const name of /** @type {const} */ (["rejoin", "handshake", "ping", "pong", "sync"])) this.#clearTimer(name);
+    for (const name of /** @type {const} */ (["rejoin", "handshake", "ping", "pong", "sync", "retry"])) this.#clearTimer(name);
     if (!ws) return;
     ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
     try {
@@ -331,10 +383,16 @@ export class Connection {
         if (!this.joining) this.#changes(message);
         return;
       case MSG.ack:
+        this.unanswered.delete(message.opId);
         this.handler.ack(message);
+        // After a limit, an answer lets the next edit go; otherwise everything went out already.
+        if (this.limit.paced) this.#sendPending();
         return;
       case MSG.reject:
+        this.unanswered.delete(message.opId);
+        if (message.code === ERROR_CODE.rateLimited) return this.#limited(message);
         this.handler.reject(message);
+        if (this.limit.paced) this.#sendPending();
         return;
       case MSG.pong:
         this.#pong(message);
@@ -365,7 +423,7 @@ export class Connection {
     this.#clearTimer("rejoin");
     this.attempt = 0;
     this.#setState(CONNECTION.live);
-    for (const edit of this.handler.unackedEdits()) if (!this.sent.has(edit.opId)) this.sendEdit(edit);
+    this.#sendPending();
     this.#tellEditing();
     if (!this.timers.ping) this.#schedulePing();
     // After what the join replays has gone out: the first pings measure the clock, not the queue.
@@ -373,6 +431,29 @@ export class Connection {
       this.timers.sync = null;
       this.syncClock();
     });
+  }
+
+  /**
+   * An edit over the budget: nothing changed, so it stays pending and is sent again, with its
+   * opId, after the wait; until then no edit goes out, and after it one at a time.
+   * @param {Extract<ServerMessage, {type: "reject"}>} message
+   */
+  #limited({ opId, retryAfterMs }) {
+    this.sent.delete(opId);
+    const now = this.env.now();
+    this.limit.paced = true;
+    this.limit.since ??= now;
+    // The first limit sets the wait; limits of edits sent before it arrive during that wait.
+    if (this.timers.retry === null) {
+      this.#startTimer("retry", retryDelay(retryAfterMs, this.env.random()), () => {
+        this.timers.retry = null;
+        this.#sendPending();
+      });
+    }
+    if (!this.limit.told && now - this.limit.since >= RATE_LIMIT_WARN_MS) {
+      this.limit.told = true;
+      this.handler.slowed(now - this.limit.since);
+    }
   }
 
   #tellEditing() {

@@ -130,6 +130,8 @@ describe("server message parser", () => {
       type: "reject", opId: "18", code: "invalid_field", message: "minutes must be between 0 and 999", op: 0,
       current: { kind: "timer", entity: fixture("server/reject.json").current },
     });
+    const limited = parseServerMessage(fixture("server/reject-rate-limited.json"));
+    assert.deepStrictEqual(limited, fixture("server/reject-rate-limited.json"), "rate_limited keeps its retryAfterMs");
     const notFound = parseServerMessage(fixture("server/reject-not-found.json"));
     assert.deepStrictEqual(notFound, { type: "reject", opId: "19", code: "not_found", message: "no timer with id tim-gone", op: 0 });
   });

@@ -7,9 +7,10 @@ import { describe, mock, test } from "node:test";
 
 import {
   BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, HANDSHAKE_TIMEOUT_MS, PING_INTERVAL_MS, PONG_TIMEOUT_MS,
+  RATE_LIMIT_DEFAULT_RETRY_MS, RATE_LIMIT_JITTER, RATE_LIMIT_WARN_MS,
 } from "../constants.js";
 import * as protocol from "../protocol.js";
-import { Connection, backoffDelay } from "../socket.js";
+import { Connection, backoffDelay, retryDelay } from "../socket.js";
 import { Store } from "../store.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
@@ -83,6 +84,8 @@ function harness({ random = 0.5 } = {}) {
   const accesses = [], resumes = [], renames = [];
   /** @type {string[]} */
   const ended = [];
+  /** @type {number[]} how long edits had been held back, each time the handler was told */
+  const slowed = [];
   const connection = new Connection({
     url: "ws://test/ws",
     board: "kT3vQ9mZ2pXa",
@@ -101,6 +104,7 @@ function harness({ random = 0.5 } = {}) {
       changes: (m) => store.applyChangeset(m).status,
       ack: (m) => void store.ack(m.opId, m.rev),
       reject: (m) => void store.reject(m.opId),
+      slowed: (ms) => slowed.push(ms),
       serverError() {},
       presence: (m) => presences.push(m),
       unackedEdits: () => store.unackedEdits(),
@@ -124,7 +128,12 @@ function harness({ random = 0.5 } = {}) {
     connection.sendEdit({ opId, ops });
   };
   const sentTypes = () => socket().sent.map((m) => m.type);
-  return { connection, store, sockets, socket, statuses, presences, accesses, resumes, renames, ended, advance, handshake, edit, sentTypes };
+  /** The edits sent on the current socket, as [opId, ...]. */
+  const sentEdits = () => socket().sent.filter((m) => m.type === "edit").map((m) => m.opId);
+  return {
+    connection, store, sockets, socket, statuses, presences, accesses, resumes, renames, ended, slowed, advance, handshake, edit,
+    sentTypes, sentEdits,
+  };
 }
 
 const rename = (/** @type {string} */ title) => [protocol.updateSection({ id: "sec-prep", title })];
@@ -544,5 +553,169 @@ describe("links (issue 13)", () => {
     assert.deepEqual(h.ended, []);
     h.advance(backoffDelay(1, 0.5));
     assert.equal(h.sockets.length, 2);
+  });
+});
+
+describe("rate limits (rate_limited with retryAfterMs)", () => {
+  /** The server's answer to an edit over the budget (server/reject-rate-limited.json, for `opId`). */
+  const limited = (/** @type {string} */ opId, retryAfterMs = fixture("server/reject-rate-limited.json").retryAfterMs) =>
+    ({ ...fixture("server/reject-rate-limited.json"), opId, retryAfterMs });
+  const ack = (/** @type {string} */ opId, /** @type {number} */ rev) => ({ type: "ack", opId, rev });
+  /** The changes of an accepted rename of sec-prep, at `rev`. */
+  const renamed = (/** @type {string} */ title, /** @type {number} */ rev) =>
+    ({ type: "changes", rev, changes: [{ update: "section", id: "sec-prep", title }] });
+  const shownTitle = (/** @type {ReturnType<typeof harness>} */ h) => h.store.displayed.sections.get("sec-prep")?.title;
+
+  test("the limited edit stays shown and pending, and goes out again with its opId after retryAfterMs, jittered up", () => {
+    const h = harness({ random: 0.5 });
+    h.connection.start();
+    h.handshake();
+    h.edit("19", rename("Mise en place"));
+    h.socket().receive(fixture("server/reject-rate-limited.json")); // opId 19, retryAfterMs 40
+    assert.equal(shownTitle(h), "Mise en place", "not rolled back");
+    assert.deepEqual(h.store.pending.map((e) => e.opId), ["19"]);
+    const wait = retryDelay(40, 0.5);
+    assert.ok(wait > 40 && wait <= Math.ceil(40 * (1 + RATE_LIMIT_JITTER)), `jittered, never early: ${wait}`);
+    h.advance(wait - 1);
+    assert.deepEqual(h.sentEdits(), ["19"], "not before the wait");
+    h.advance(1);
+    assert.deepStrictEqual(h.socket().sent.at(-1), { type: "edit", opId: "19", ops: rename("Mise en place") }, "the same edit, same opId");
+    h.socket().receive(renamed("Mise en place", 4));
+    h.socket().receive(ack("19", 4));
+    assert.deepEqual(h.store.pending, []);
+    assert.equal(h.store.confirmed.sections.get("sec-prep")?.title, "Mise en place");
+    assert.deepEqual(h.slowed, [], "a short limit is not the user's business");
+    assert.equal(h.sockets.length, 1, "the connection stays");
+  });
+
+  test("the jitter spreads retries between retryAfterMs and (1 + RATE_LIMIT_JITTER) times it; no retryAfterMs: the default", () => {
+    assert.equal(retryDelay(40, 0), 40);
+    assert.equal(retryDelay(40, 1), Math.ceil(40 * (1 + RATE_LIMIT_JITTER)));
+    assert.equal(retryDelay(undefined, 0), RATE_LIMIT_DEFAULT_RETRY_MS);
+  });
+
+  test("later edits never overtake a limited one: none goes out during the wait, then one at a time, each after the previous answer", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.edit("1", rename("A"));
+    h.edit("2", rename("AB"));
+    assert.deepEqual(h.sentEdits(), ["1", "2"], "edits go out as they come while nothing is limited");
+    h.socket().receive(limited("1", 40));
+    h.edit("3", rename("ABC"));
+    assert.deepEqual(h.sentEdits(), ["1", "2"], "a new edit waits behind the limited one");
+    h.socket().receive(limited("2", 30)); // it was on its way already, and limited too
+    assert.equal(shownTitle(h), "ABC");
+    assert.deepEqual(h.store.pending.map((e) => e.opId), ["1", "2", "3"], "all kept, in order");
+    h.advance(retryDelay(40, 0.5));
+    assert.deepEqual(h.sentEdits(), ["1", "2", "1"], "only the first goes out after the wait");
+    h.edit("4", rename("ABCD"));
+    assert.deepEqual(h.sentEdits(), ["1", "2", "1"], "and only it, until it is answered");
+    h.socket().receive(renamed("A", 4));
+    h.socket().receive(ack("1", 4));
+    assert.deepEqual(h.sentEdits(), ["1", "2", "1", "2"]);
+    h.socket().receive(limited("2", 50)); // limited again: the same wait, the same order
+    h.advance(retryDelay(50, 0.5) - 1);
+    assert.deepEqual(h.sentEdits(), ["1", "2", "1", "2"]);
+    h.advance(1);
+    assert.deepEqual(h.sentEdits(), ["1", "2", "1", "2", "2"]);
+    h.socket().receive(renamed("AB", 5));
+    h.socket().receive(ack("2", 5));
+    h.socket().receive(renamed("ABC", 6));
+    h.socket().receive(ack("3", 6));
+    assert.deepEqual(h.sentEdits(), ["1", "2", "1", "2", "2", "3", "4"]);
+    h.socket().receive(renamed("ABCD", 7));
+    h.socket().receive(ack("4", 7));
+    assert.deepEqual(h.store.pending, []);
+    assert.equal(h.store.confirmed.sections.get("sec-prep")?.title, "ABCD", "the server applied them in the user's order");
+    h.edit("5", rename("E"));
+    h.edit("6", rename("EF"));
+    assert.deepEqual(h.sentEdits().slice(-2), ["5", "6"], "once all are in, edits go out as they come again");
+  });
+
+  test("the wait ends while a later edit is still on its way: the limited one goes out only once that is answered", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.edit("1", rename("A"));
+    h.edit("2", rename("AB"));
+    h.socket().receive(limited("1", 40));
+    h.advance(retryDelay(40, 0.5));
+    assert.deepEqual(h.sentEdits(), ["1", "2"], "one edit unanswered at a time after a limit");
+    // The server had a token again when 2 arrived (the one case the client cannot prevent).
+    h.socket().receive(renamed("AB", 4));
+    h.socket().receive(ack("2", 4));
+    assert.deepEqual(h.sentEdits(), ["1", "2", "1"]);
+    assert.deepEqual(h.store.pending.map((e) => e.opId), ["1"]);
+  });
+
+  test("a reconnect during the wait: every unacked edit goes out on the new socket, in order, with its opId, and the old wait is gone", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.edit("1", rename("A"));
+    h.edit("2", rename("AB"));
+    h.socket().receive(limited("1", 5000));
+    h.socket().drop();
+    h.advance(backoffDelay(1, 0.5));
+    h.handshake({ type: "resume", board: "kT3vQ9mZ2pXa", since: 3, rev: 3 });
+    assert.deepEqual(h.sentEdits(), ["1", "2"], "a new socket has a budget of its own: all at once");
+    h.advance(retryDelay(5000, 0.5));
+    assert.deepEqual(h.sentEdits(), ["1", "2"], "the wait of the old socket sends nothing twice");
+  });
+
+  test("a rejoin on the socket during the wait: the limited edit goes out after the wait, not with the join's answer", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.edit("1", rename("A"));
+    h.socket().receive(limited("1", 200));
+    h.socket().receive(fixture("server/changes-toggle-section.json")); // a gap: rejoin with since
+    h.socket().receive({ type: "resume", board: "kT3vQ9mZ2pXa", since: 3, rev: 3 });
+    assert.deepEqual(h.sentEdits(), ["1"]);
+    h.advance(retryDelay(200, 0.5));
+    assert.deepEqual(h.sentEdits(), ["1", "1"]);
+  });
+
+  test("the handler hears of limits only once edits have been held back for RATE_LIMIT_WARN_MS, once per streak", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.edit("1", rename("A"));
+    let answered = 0;
+    // The server keeps limiting edit 1, 1 s each time.
+    while (h.slowed.length === 0 && answered < 100) {
+      h.socket().receive(limited("1", 1000));
+      answered += 1;
+      if (h.slowed.length === 0) h.advance(retryDelay(1000, 0.5));
+    }
+    assert.equal(answered, Math.ceil(RATE_LIMIT_WARN_MS / retryDelay(1000, 0.5)) + 1, "told at the first limit RATE_LIMIT_WARN_MS after the first");
+    assert.ok(h.slowed[0] >= RATE_LIMIT_WARN_MS);
+    assert.deepEqual(h.store.pending.map((e) => e.opId), ["1"], "still kept");
+    h.advance(retryDelay(1000, 0.5));
+    h.socket().receive(limited("1", 1000));
+    assert.equal(h.slowed.length, 1, "once per streak");
+    h.advance(retryDelay(1000, 0.5));
+    h.socket().receive(renamed("A", 4));
+    h.socket().receive(ack("1", 4));
+    // A new streak, later: short, so nothing is said.
+    h.edit("2", rename("B"));
+    h.socket().receive(limited("2", 40));
+    h.advance(retryDelay(40, 0.5));
+    h.socket().receive(renamed("B", 5));
+    h.socket().receive(ack("2", 5));
+    assert.equal(h.slowed.length, 1);
+    assert.deepEqual(h.store.pending, []);
+  });
+
+  test("other rejects still reach the handler, which drops the edit", () => {
+    const h = harness();
+    h.connection.start();
+    h.handshake();
+    h.edit("19", rename("Gone"));
+    h.socket().receive({ ...fixture("server/reject-not-found.json"), opId: "19" });
+    assert.deepEqual(h.store.pending, []);
+    h.advance(BACKOFF_MAX_MS);
+    assert.deepEqual(h.sentEdits(), ["19"], "never sent again");
   });
 });

@@ -36,3 +36,30 @@ import Testing
         #expect(limiter.take("a", now: 1_000) == nil)
     }
 }
+
+@Suite struct EditBudgetTests {
+    @Test func aRefusedEditIsNotOvertakenByTheOnesBehindIt() {
+        var budget = EditBudget(editsPerSecond: 10, burst: 1, now: 0)
+        #expect(budget.admit(opID: "a", now: 0) == nil)
+        #expect(budget.admit(opID: "b", now: 0) == 100)  // refused: b now holds the ones after it
+        // c was already on the wire; a token is back, but c must not land before b.
+        #expect(budget.admit(opID: "c", now: 150) != nil)
+        #expect(budget.admit(opID: "b", now: 150) == nil)  // b sent again goes through, and lets go
+        #expect(budget.admit(opID: "c", now: 250) == nil)
+    }
+
+    @Test func aHoldLapsesForAClientThatGaveUpOnTheRefusedEdit() {
+        var budget = EditBudget(editsPerSecond: 10, burst: 1, now: 0)
+        #expect(budget.admit(opID: "a", now: 0) == nil)
+        #expect(budget.admit(opID: "b", now: 0) == 100)
+        #expect(budget.admit(opID: "c", now: 100 + EditBudget.holdSlackMs + 1) == nil)
+    }
+
+    @Test func anEditThatFansOutCostsOneTokenPerHundredChanges() {
+        var budget = EditBudget(editsPerSecond: 1, burst: 30, now: 0)
+        #expect(budget.admit(opID: "start", now: 0) == nil)
+        budget.charge(changes: 2_000, now: 0)  // 30 - 1 - 20 = 9 left
+        #expect((1...9).allSatisfy { budget.admit(opID: "e\($0)", now: 0) == nil })
+        #expect(budget.admit(opID: "e10", now: 0) != nil)
+    }
+}

@@ -25,11 +25,8 @@ struct ClientSession {
         var room: BoardRoom?
         /// Edits this connection may still send: one token each, more for an edit that turned
         /// into many changes (starting a section of thousands of timers).
-        var editBudget: TokenBucket
+        var editBudget: EditBudget
     }
-
-    /// Changes an edit may make for its one token; every further this many cost one more.
-    static let changesPerToken = 100
 
     init(
         connectionID: Int,
@@ -69,7 +66,7 @@ struct ClientSession {
         heartbeat.register(outbound)
         defer { heartbeat.unregister(outbound) }
         var state = State(
-            editBudget: TokenBucket(rate: configuration.editsPerSecond, burst: Double(configuration.editBurst), now: clock.now())
+            editBudget: EditBudget(editsPerSecond: configuration.editsPerSecond, burst: configuration.editBurst, now: clock.now())
         )
         do {
             for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
@@ -133,14 +130,12 @@ struct ClientSession {
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
-            if let wait = state.editBudget.take(now: clock.now()) {
+            if let wait = state.editBudget.admit(opID: edit.opID, now: clock.now()) {
                 let message = "more than \(configuration.editsPerSecond) edits a second; nothing changed, send it again in \(wait) ms"
                 return await room.refuse(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait), to: outbound)
             }
             let changed = await room.edit(edit, from: outbound)
-            if changed > Self.changesPerToken {
-                state.editBudget.charge(Double(changed / Self.changesPerToken), now: clock.now())
-            }
+            state.editBudget.charge(changes: changed, now: clock.now())
         case .ping(let t):
             send(.pong(t: t, serverTime: clock.now()))
         case .leave:

@@ -1,0 +1,40 @@
+/// What one connection may still edit: a token bucket, plus the order rule that keeps a
+/// rate-limited edit from being overtaken. Once an edit is refused, the connection's later edits
+/// are refused too until that one is sent again (or `holdSlackMs` after its wait, for a client
+/// that gave up on it): edits already on the wire when the refusal left would otherwise land
+/// before it when a token comes back, and an older value could win a field.
+struct EditBudget: Sendable {
+    private var bucket: TokenBucket
+    /// The first refused edit still to be sent again, and until when later edits wait for it.
+    private var held: (opID: String, until: Int64)?
+    /// How long past its wait a refused edit holds the ones after it.
+    static let holdSlackMs: Int64 = 2_000
+    /// Changes an edit may make for its one token; every further this many cost one more.
+    static let changesPerToken = 100
+
+    init(editsPerSecond: Double, burst: Int, now: Int64) {
+        bucket = TokenBucket(rate: editsPerSecond, burst: Double(burst), now: now)
+    }
+
+    /// Nil when the edit may go ahead, else the milliseconds to wait before sending it again.
+    mutating func admit(opID: String, now: Int64) -> Int64? {
+        if let held, held.until > now, held.opID != opID {
+            var probe = bucket
+            return max(1, probe.take(now: now) ?? 1)
+        }
+        if let wait = bucket.take(now: now) {
+            if held == nil || held?.opID == opID || held!.until <= now {
+                held = (opID, now + wait + Self.holdSlackMs)
+            }
+            return wait
+        }
+        if held?.opID == opID || (held?.until ?? .max) <= now { held = nil }
+        return nil
+    }
+
+    /// Charges an edit that fanned out into `changes` changes, after it ran.
+    mutating func charge(changes: Int, now: Int64) {
+        guard changes > Self.changesPerToken else { return }
+        bucket.charge(Double(changes / Self.changesPerToken), now: now)
+    }
+}

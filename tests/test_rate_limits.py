@@ -43,12 +43,15 @@ def test_edits_over_the_budget_are_rate_limited_change_nothing_and_go_through_wh
     # The connection stays; the edit sent again with the same opId after the wait is applied.
     client.send({"type": "ping", "t": 1})
     assert client.until("pong")["t"] == 1
-    last = limited[-1]
+    first, last = limited[0], limited[-1]
     import time
-    time.sleep(last["retryAfterMs"] / 1000 + 0.6)
-    client.send(rename(last["opId"], "resent"))
+    time.sleep(first["retryAfterMs"] / 1000 + 0.6)
+    # A later edit may not overtake the first refused one, even with a token back.
+    client.send(rename(last["opId"], "overtaking"))
+    assert client.until("reject")["code"] == "rate_limited"
+    client.send(rename(first["opId"], "resent"))
     ack = client.until("ack")
-    assert ack["opId"] == last["opId"] and "duplicate" not in ack
+    assert ack["opId"] == first["opId"] and "duplicate" not in ack
     assert server.snapshot(board)["sections"][0]["title"] == "resent"
 
 

@@ -59,7 +59,13 @@ func buildRouter(configuration: ServerConfiguration, registry: BoardRegistry, lo
     let router = Router()
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: OriginCheckMiddleware(policy: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))))
-    router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
+    router.add(
+        middleware: StaticFileMiddleware(
+            webRoot: WebRoot(path: configuration.webRoot),
+            maxFileBytes: configuration.maxStaticFileBytes,
+            logger: logger
+        )
+    )
     router.get("/health") { _, _ in
         // How many boards are in memory tells an operator (and a test) that idle boards leave.
         let body = #"{"status":"ok","liveBoards":\#(await registry.liveRoomCount)}"#

@@ -31,14 +31,14 @@ struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
         context.coreContext.endpointPath.value = "static files"
         let outcome: Outcome
         do {
-            outcome = try await NIOThreadPool.singleton.runIfActive { [webRoot, maxFileBytes] in
-                try Self.look(up: path, in: webRoot, maxFileBytes: maxFileBytes, method: request.method, headers: request.headers)
+            outcome = try await NIOThreadPool.singleton.runIfActive { [webRoot, maxFileBytes, method = request.method, headers = request.headers] in
+                try Self.look(up: path, in: webRoot, maxFileBytes: maxFileBytes, method: method, headers: headers)
             }
         } catch {
             logger.error("static file failed", metadata: ["tb.path": "\(request.uri.path)", "tb.error": "\(error)"])
             return Self.plain(.internalServerError, "the file could not be read")
         }
-        return response(to: outcome, method: request.method, requestPath: request.uri.path)
+        return response(to: outcome, requestPath: request.uri.path)
     }
 
     // MARK: - On the thread pool
@@ -75,7 +75,7 @@ struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
 
     // MARK: - The response
 
-    private func response(to outcome: Outcome, method: HTTPRequest.Method, requestPath: String) -> Response {
+    private func response(to outcome: Outcome, requestPath: String) -> Response {
         switch outcome {
         case .notFound:
             return Self.plain(.notFound, "not found")
@@ -93,7 +93,7 @@ struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
             ]
             switch answer {
             case .notModified:
-                // What a 200 would have said (RFC 9110 15.4.5), and no body.
+                // No body; a length, if any, is the 200's and not the empty body's 0 (RFC 9110 15.4.5).
                 headers[.contentLength] = String(file.size)
                 return Response(status: .notModified, headers: headers, body: .init())
             case .unsatisfiable:

@@ -16,9 +16,9 @@ SECRET = b"a dotfile's secret"
 OUTSIDE = b"a file outside the web root"
 
 
-def fetch(server, path, method="GET", headers=None):
+def fetch(server, path, method="GET", headers=None, timeout=10):
     """(status, headers, body) of one request whose path goes on the wire unchanged."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
     try:
         connection.request(method, path, headers=headers or {})
         response = connection.getresponse()
@@ -107,9 +107,20 @@ def test_the_root_is_index_html_and_each_file_has_its_content_type(copy_server, 
     for name, content_type in expected.items():
         status, headers, body = fetch(copy_server, f"/{name}")
         assert (status, headers["Content-Type"], body) == (200, content_type, b"x"), name
-    # A folder is answered only by its index.html, and only when asked with its slash.
-    assert fetch(copy_server, "/test/")[0] == 404
-    assert fetch(copy_server, "/test")[0] == 404
+
+
+def test_only_regular_files_are_served_and_a_folder_only_by_its_index(copy_server, web_root):
+    os.mkfifo(web_root / "pipe.js")
+    # A FIFO would block whoever opens it for reading until a writer comes: never opened.
+    assert fetch(copy_server, "/pipe.js", timeout=5)[0] == 404
+    (web_root / "docs").mkdir()
+    (web_root / "docs" / "index.html").write_bytes(b"<p>docs</p>")
+    assert fetch(copy_server, "/docs/")[:3:2] == (200, b"<p>docs</p>")
+    # Without its slash a folder is no file (no redirect built from the request's path).
+    status, headers, _ = fetch(copy_server, "/docs")
+    assert status == 404 and headers["Location"] is None
+    assert fetch(copy_server, "/test/")[0] == 404, "a folder without index.html"
+    assert fetch(copy_server, "/main.js/")[0] == 404, "a file is no folder"
 
 
 def test_head_says_what_get_would_without_a_body_and_ignores_a_range(server):

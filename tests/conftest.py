@@ -55,10 +55,12 @@ LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
 class ServerProcess:
     """One `timerboard serve` process; start it again on the same data folder to restart."""
 
-    def __init__(self, data_dir: Path, log_path: Path, extra_args=()):
+    def __init__(self, data_dir: Path, log_path: Path, extra_args=(), web_root=None):
         self.data_dir = data_dir
         self.log_path = log_path
         self.extra_args = list(extra_args)
+        # The browser client's folder; tests of the static files pass a copy they can change.
+        self.web_root = Path(web_root) if web_root else ROOT / "web-static"
         # 0 on the first start: the server picks a free port and says which. Restarts reuse it,
         # so clients reconnect to the same address.
         self.port = 0
@@ -78,7 +80,7 @@ class ServerProcess:
         log = open(self.log_path, "a")
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--data-directory", str(self.data_dir),
-             "--web-root", str(ROOT / "web-static"), "--admin-token", ADMIN_TOKEN, *self.extra_args],
+             "--web-root", str(self.web_root), "--admin-token", ADMIN_TOKEN, *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         # Read the server's own output until it says it listens: no polling, no fixed delay.
         for line in self.process.stdout:
@@ -166,8 +168,8 @@ class ServerProcess:
 def server_factory(tmp_path):
     servers = []
 
-    def make(extra_args=()):
-        server = ServerProcess(tmp_path / "data", tmp_path / f"server-{len(servers)}.log", extra_args)
+    def make(extra_args=(), web_root=None):
+        server = ServerProcess(tmp_path / "data", tmp_path / f"server-{len(servers)}.log", extra_args, web_root)
         servers.append(server)
         return server
 

@@ -31,6 +31,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).") var port = defaults.port
     @Option(help: "Folder for the SQLite database.") var dataDirectory = defaults.dataDirectory
     @Option(help: "Folder of the browser client.") var webRoot = defaults.webRoot
+    @Option(help: "Largest file of the browser client's folder that is served, in bytes.") var maxStaticFileBytes = defaults.maxStaticFileBytes
     @Option(help: "Longest message accepted, in bytes.") var maxMessageBytes = defaults.limits.maxMessageBytes
     @Option(help: "Most operations in one edit.") var maxOpsPerEdit = defaults.limits.maxOpsPerEdit
     @Option(help: "Longest title, in characters.") var maxTitleLength = defaults.limits.board.maxTitleLength
@@ -72,6 +73,7 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         configuration.dataDirectory = dataDirectory
         configuration.webRoot = webRoot
+        configuration.maxStaticFileBytes = maxStaticFileBytes
         configuration.limits.maxMessageBytes = maxMessageBytes
         configuration.limits.maxOpsPerEdit = maxOpsPerEdit
         configuration.limits.board.maxTitleLength = maxTitleLength

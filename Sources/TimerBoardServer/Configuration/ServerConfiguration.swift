@@ -9,6 +9,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String = "data"
     /// The browser client's files.
     public var webRoot: String = "web-static"
+    /// Largest file of the web root that is served; a larger one answers 404 (files are read
+    /// into memory whole, and the client's largest is about 30 KiB).
+    public var maxStaticFileBytes: Int = 16 << 20
     /// Message and board limits, announced to clients in `welcome`.
     public var limits = ProtocolLimits()
     /// Largest WebSocket frame accepted; a larger one closes the connection (1009). Messages

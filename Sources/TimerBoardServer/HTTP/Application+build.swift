@@ -64,7 +64,13 @@ func buildRouter(
     let router = Router(context: TimerBoardRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: OriginCheckMiddleware(policy: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))))
-    router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
+    router.add(
+        middleware: StaticFileMiddleware(
+            webRoot: WebRoot(path: configuration.webRoot),
+            maxFileBytes: configuration.maxStaticFileBytes,
+            logger: logger
+        )
+    )
     router.get("/health") { _, _ in
         // How many boards are in memory tells an operator (and a test) that idle boards leave.
         let body = #"{"status":"ok","liveBoards":\#(await registry.liveRoomCount)}"#

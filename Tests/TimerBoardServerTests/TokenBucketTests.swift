@@ -1,3 +1,4 @@
+import NIOCore
 import Testing
 
 @testable import TimerBoardServer
@@ -61,5 +62,23 @@ import Testing
         budget.charge(changes: 2_000, now: 0)  // 30 - 1 - 20 = 9 left
         #expect((1...9).allSatisfy { budget.admit(opID: "e\($0)", now: 0) == nil })
         #expect(budget.admit(opID: "e10", now: 0) != nil)
+    }
+}
+
+@Suite struct ClientAddressTests {
+    @Test(arguments: [
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2::9", "2001:db8:1:2::/64"),
+        ("2001:db8::1", "2001:db8:0:0::/64"),
+        ("::1", "0:0:0:0::/64"),
+        ("::ffff:192.0.2.7", "192.0.2.7"),
+    ])
+    func ipv6CountsByItsSlash64AndMappedIPv4ByItsAddress(_ text: String, _ key: String) {
+        #expect(ClientAddress.key(ipv6: text) == key)
+    }
+
+    @Test func ipv4CountsByItsAddress() throws {
+        #expect(ClientAddress.key(try SocketAddress(ipAddress: "192.0.2.7", port: 80)) == "192.0.2.7")
+        #expect(ClientAddress.key(try SocketAddress(ipAddress: "2001:db8::1", port: 80)) == "2001:db8:0:0::/64")
     }
 }

@@ -23,7 +23,12 @@ struct ClientSession {
         var clientID: String?
         var name = "Guest"
         var room: BoardRoom?
+        /// Closes the connection unless `hello` comes first (`helloTimeout`).
+        var helloDeadline: Scheduled<Void>?
     }
+
+    /// The reason of the 1008 close a connection gets when it sends no `hello` in time.
+    static let noHelloReason = "no hello in time"
 
     init(
         connectionID: Int,
@@ -63,6 +68,7 @@ struct ClientSession {
         heartbeat.register(outbound)
         defer { heartbeat.unregister(outbound) }
         var state = State()
+        state.helloDeadline = scheduleHelloDeadline()
         do {
             for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
                 await handle(message, state: &state)
@@ -70,8 +76,22 @@ struct ClientSession {
         } catch {
             logger.debug("connection ended", metadata: ["tb.error": "\(error)"])
         }
+        state.helloDeadline?.cancel()
         await leaveBoard(&state)
         outbound.finish()
+    }
+
+    /// A timer on the connection's event loop, not a task: `run` must not wait on anything more
+    /// while the connection idles (each await kept in its frame costs every idle connection
+    /// memory, docs/performance.md). It closes with 1008 through the queue, as any other close,
+    /// and cuts the socket if the peer has not answered that close one more `helloTimeout` later.
+    private func scheduleHelloDeadline() -> Scheduled<Void> {
+        let timeout = TimeAmount(configuration.helloTimeout)
+        return channel.eventLoop.scheduleTask(in: timeout) { [outbound, channel, logger] in
+            logger.notice("closing a connection that sent no hello in time")
+            outbound.disconnect(.policyViolation, reason: Self.noHelloReason)
+            channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        }
     }
 
     // MARK: Messages
@@ -110,6 +130,8 @@ struct ClientSession {
             guard hello.protocolVersion == protocolVersion else {
                 throw ProtocolError(.versionMismatch, "this server speaks protocol \(protocolVersion), not \(hello.protocolVersion)")
             }
+            state.helloDeadline?.cancel()
+            state.helloDeadline = nil
             state.clientID = hello.clientID
             state.name = hello.name ?? "Guest"
             return send(.welcome(serverTime: clock.now(), limits: configuration.limits))

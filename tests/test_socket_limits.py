@@ -149,13 +149,15 @@ def test_an_oversized_request_header_gets_431_and_a_close(server):
 
 def answer_pings_until_closed(client: RawClient) -> tuple[int, bytes]:
     """Answers every ping with a pong, as a live client does, until the server's close frame:
-    (close code, reason)."""
-    while True:
+    (close code, reason). Fails after GENEROUS seconds without one."""
+    deadline = time.monotonic() + GENEROUS
+    while time.monotonic() < deadline:
         opcode, _, _, payload = client.any_frame()
         if opcode == 0x9:
             client.send_frame(payload, opcode=0xA)
         elif opcode == 0x8:
             return int.from_bytes(payload[:2], "big"), payload[2:]
+    raise AssertionError("the socket is still open")
 
 
 def test_a_socket_that_answers_pings_but_never_says_hello_is_closed_with_1008(server_factory):

@@ -200,6 +200,9 @@ def test_sigterm_ends_the_process_despite_a_deaf_peer_and_an_idle_tcp_connection
     except subprocess.TimeoutExpired:
         raise AssertionError("SIGTERM did not end the process") from None
     assert status == 0, server.output_after_exit()
+    assert "Error" not in server.output_after_exit()
+    # It was asked politely first: the close frame is there, unread.
+    assert deaf.close_code() == 1000
     assert closed_by_server(idle)
     deaf.close()
     idle.close()

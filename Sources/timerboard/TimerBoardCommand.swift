@@ -27,6 +27,10 @@ struct Serve: AsyncParsableCommand {
         Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
+    private static func seconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds)
+    }
+
     @Option(help: "Address to listen on.") var host = defaults.host
     @Option(help: "Port to listen on (0 picks a free one).") var port = defaults.port
     @Option(help: "Folder for the SQLite database.") var dataDirectory = defaults.dataDirectory
@@ -59,9 +63,33 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Edit outcomes remembered per board in all, for idempotent resends.") var outcomesPerBoard = defaults.outcomesPerBoard
     @Option(help: "The operator's secret for listing every board (at least 16 characters); also TIMERBOARD_ADMIN_TOKEN.")
     var adminToken: String?
+    @Option(help: "Most WebSocket connections open at once; more are answered 503.") var maxConnections = defaults.maxConnections
+    @Option(help: "Most WebSocket connections open at once from one client address; more are answered 503.")
+    var maxConnectionsPerAddress = defaults.maxConnectionsPerAddress
+    @Option(help: "Seconds a new connection has to send its whole first request header.") var headerTimeoutSeconds = Serve.seconds(
+        defaults.headerTimeout
+    )
+    @Option(help: "Seconds a kept-alive HTTP connection may sit idle before it is closed.") var idleTimeoutSeconds = Serve.seconds(
+        defaults.idleTimeout
+    )
+    @Option(help: "Longest request header, in bytes; longer is answered 431.") var maxHeaderBytes = defaults.maxHeaderBytes
+    @Option(help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeoutSeconds = Serve.seconds(
+        defaults.helloTimeout
+    )
+    @Option(help: "Seconds connections get to finish after SIGTERM before the rest are closed.") var shutdownGraceSeconds = Serve.seconds(
+        defaults.shutdownGrace
+    )
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func validate() throws {
+        for (flag, value) in [
+            ("--max-connections", maxConnections), ("--max-connections-per-address", maxConnectionsPerAddress),
+            ("--header-timeout-seconds", headerTimeoutSeconds), ("--idle-timeout-seconds", idleTimeoutSeconds),
+            ("--max-header-bytes", maxHeaderBytes), ("--hello-timeout-seconds", helloTimeoutSeconds),
+        ] where value < 1 {
+            throw ValidationError("\(flag) must be at least 1")
+        }
+        if shutdownGraceSeconds < 0 { throw ValidationError("--shutdown-grace-seconds must not be negative") }
         if let token = adminToken ?? ProcessInfo.processInfo.environment["TIMERBOARD_ADMIN_TOKEN"], token.count < 16 {
             throw ValidationError("the admin token must be at least 16 characters: it guards every board")
         }
@@ -93,6 +121,13 @@ struct Serve: AsyncParsableCommand {
         configuration.boardBurst = boardBurst
         configuration.outcomesPerBoard = outcomesPerBoard
         configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["TIMERBOARD_ADMIN_TOKEN"]
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.headerTimeout = .seconds(headerTimeoutSeconds)
+        configuration.idleTimeout = .seconds(idleTimeoutSeconds)
+        configuration.maxHeaderBytes = maxHeaderBytes
+        configuration.helloTimeout = .seconds(helloTimeoutSeconds)
+        configuration.shutdownGrace = .seconds(shutdownGraceSeconds)
 
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

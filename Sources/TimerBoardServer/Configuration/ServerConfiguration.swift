@@ -55,6 +55,29 @@ public struct ServerConfiguration: Sendable {
     /// owner's on a board's read and delete. Nil: there is no server-wide list at all.
     public var adminToken: String?
 
+    // MARK: Connections, time and shutdown
+
+    /// Most WebSocket connections open at once; one more is answered `503` before the upgrade.
+    /// Plain HTTP connections are not counted: the time limits below bound them.
+    public var maxConnections: Int = 10_000
+    /// Most WebSocket connections open at once from one client address (`ClientAddress`: the
+    /// TCP peer's IP for now, so everyone behind one proxy or NAT shares it).
+    public var maxConnectionsPerAddress: Int = 1_000
+    /// A connection must have sent its first request's whole header this soon after it was
+    /// accepted, or it is closed without an answer.
+    public var headerTimeout: Duration = .seconds(10)
+    /// A kept-alive HTTP connection with no request in progress for this long is closed (later
+    /// requests on it must also finish their header within it).
+    public var idleTimeout: Duration = .seconds(30)
+    /// Longest request header accepted, in bytes, for one field and for all of them together;
+    /// a longer one is answered `431` and the connection closed.
+    public var maxHeaderBytes: Int = 16 * 1_024
+    /// A WebSocket must send `hello` this soon after the upgrade, or it is closed with 1008.
+    public var helloTimeout: Duration = .seconds(10)
+    /// After SIGTERM, connections get this long to finish (sockets are sent a close, idle HTTP
+    /// ones are closed at once); then every connection still open is closed.
+    public var shutdownGrace: Duration = .seconds(10)
+
     public init() {}
 
     /// The SQLite file inside the data directory.

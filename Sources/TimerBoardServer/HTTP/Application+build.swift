@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import Synchronization
 import TimerBoardTransport
 
@@ -39,15 +40,23 @@ public func buildApplication(
     )
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(
+        server: .guardedHTTP1WebSocketUpgrade(
             webSocketRouter: webSocketRouter,
             configuration: .init(
+                http1: .init(
+                    idleTimeout: TimeAmount(configuration.idleTimeout),
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: configuration.maxHeaderBytes,
+                        maxHeaderListSize: configuration.maxHeaderBytes
+                    )
+                ),
                 ws: .init(
                     maxFrameSize: configuration.maxFrameBytes,
                     extensions: configuration.permessageDeflate ? [.timerBoardDeflate(maxInflatedBytes: configuration.maxFrameBytes)] : [],
                     autoPing: .disabled  // one `Heartbeat` for all connections instead
                 )
-            )
+            ),
+            guardSettings: ConnectionGuard.Settings(configuration: configuration, logger: logger)
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
         services: [heartbeat],

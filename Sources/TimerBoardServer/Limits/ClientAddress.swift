@@ -1,9 +1,10 @@
 import NIOCore
 
-/// The key per-address limits count by: the peer's IP address, and for IPv6 its /64 (one
-/// machine or household usually holds a whole /64, so counting single addresses would let it
-/// step around every limit). An IPv4 client of a dual-stack socket (`::ffff:a.b.c.d`) counts
-/// by its IPv4 address.
+/// The key every per-address limit counts by (board creation, connections), the one place
+/// that decides it: the TCP peer's IP address, and for IPv6 its /64 (one machine or household
+/// usually holds a whole /64, so counting single addresses would let it step around every
+/// limit). An IPv4 client of a dual-stack socket (`::ffff:a.b.c.d`) counts by its IPv4
+/// address. A trusted proxy's forwarded address (issue 16) belongs here too.
 enum ClientAddress {
     static func key(_ address: SocketAddress?) -> String {
         guard let text = address?.ipAddress else { return "local" }

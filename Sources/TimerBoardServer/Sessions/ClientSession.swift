@@ -26,7 +26,12 @@ struct ClientSession {
         /// Edits this connection may still send: one token each, more for an edit that turned
         /// into many changes (starting a section of thousands of timers).
         var editBudget: EditBudget
+        /// Closes the connection unless `hello` comes first (`helloTimeout`).
+        var helloDeadline: Scheduled<Void>?
     }
+
+    /// The reason of the 1008 close a connection gets when it sends no `hello` in time.
+    static let noHelloReason = "no hello in time"
 
     init(
         connectionID: Int,
@@ -68,6 +73,7 @@ struct ClientSession {
         var state = State(
             editBudget: EditBudget(editsPerSecond: configuration.editsPerSecond, burst: configuration.editBurst, now: clock.now())
         )
+        state.helloDeadline = scheduleHelloDeadline()
         do {
             for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
                 await handle(message, state: &state)
@@ -75,8 +81,22 @@ struct ClientSession {
         } catch {
             logger.debug("connection ended", metadata: ["tb.error": "\(error)"])
         }
+        state.helloDeadline?.cancel()
         await leaveBoard(&state)
         outbound.finish()
+    }
+
+    /// A timer on the connection's event loop, not a task: `run` must not wait on anything more
+    /// while the connection idles (each await kept in its frame costs every idle connection
+    /// memory, docs/performance.md). It closes with 1008 through the queue, as any other close,
+    /// and cuts the socket if the peer has not answered that close one more `helloTimeout` later.
+    private func scheduleHelloDeadline() -> Scheduled<Void> {
+        let timeout = TimeAmount(configuration.helloTimeout)
+        return channel.eventLoop.scheduleTask(in: timeout) { [outbound, channel, logger] in
+            logger.notice("closing a connection that sent no hello in time")
+            outbound.disconnect(.policyViolation, reason: Self.noHelloReason)
+            channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        }
     }
 
     // MARK: Messages
@@ -115,6 +135,8 @@ struct ClientSession {
             guard hello.protocolVersion == protocolVersion else {
                 throw ProtocolError(.versionMismatch, "this server speaks protocol \(protocolVersion), not \(hello.protocolVersion)")
             }
+            state.helloDeadline?.cancel()
+            state.helloDeadline = nil
             state.clientID = hello.clientID
             state.name = hello.name ?? "Guest"
             return send(.welcome(serverTime: clock.now(), limits: configuration.limits))

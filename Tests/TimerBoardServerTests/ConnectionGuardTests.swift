@@ -1,0 +1,133 @@
+import Logging
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import Testing
+
+@testable import TimerBoardServer
+
+/// The guard in a pipeline like the server's (response encoder, request decoder, guard), on an
+/// embedded channel whose clock the test moves: no sockets, no waiting.
+@Suite struct ConnectionGuardTests {
+    static func settings(_ change: (inout ServerConfiguration) -> Void = { _ in }) -> ConnectionGuard.Settings {
+        var configuration = ServerConfiguration()
+        configuration.maxHeaderBytes = 1_024
+        change(&configuration)
+        return ConnectionGuard.Settings(configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    static func channel(_ settings: ConnectionGuard.Settings, from address: String = "10.0.0.1") throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = 1_024
+        limits.maxHeaderListSize = 1_024
+        let encoder = HTTPResponseEncoder()
+        try channel.pipeline.syncOperations.addHandler(encoder)
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes, limitConfiguration: limits))
+        )
+        try channel.pipeline.syncOperations.addHandler(ConnectionGuard(settings: settings))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
+        // After connecting, which sets the remote address to the one connected to.
+        channel.remoteAddress = try SocketAddress(ipAddress: address, port: 40_000)
+        return channel
+    }
+
+    static let upgrade = """
+        GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+        Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n
+        """
+
+    /// Everything the channel wrote, as text.
+    static func written(_ channel: EmbeddedChannel) throws -> String {
+        var text = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
+        return text
+    }
+
+    @Test func anUpgradeOverTheAddressCapIsAnswered503AndTheSlotReturnsWhenTheFirstCloses() throws {
+        let settings = Self.settings { $0.maxConnectionsPerAddress = 1 }
+        let first = try Self.channel(settings)
+        try first.writeInbound(ByteBuffer(string: Self.upgrade))
+        guard case .head = try first.readInbound(as: HTTPServerRequestPart.self) else {
+            Issue.record("the upgrade did not pass")
+            return
+        }
+        #expect(settings.limiter.total == 1)
+
+        let second = try Self.channel(settings)
+        try second.writeInbound(ByteBuffer(string: Self.upgrade))
+        #expect(try second.readInbound(as: HTTPServerRequestPart.self) == nil)
+        let answer = try Self.written(second)
+        #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+        #expect(answer.contains("Retry-After: 5\r\n"))
+        #expect(answer.hasSuffix(#"{"type":"error","code":"unavailable","message":"too many connections from this address; try again later"}"#))
+        #expect(!second.isActive)
+
+        // Another address is not affected.
+        let elsewhere = try Self.channel(settings, from: "10.0.0.2")
+        try elsewhere.writeInbound(ByteBuffer(string: Self.upgrade))
+        #expect(try elsewhere.readInbound(as: HTTPServerRequestPart.self) != nil)
+        #expect(settings.limiter.total == 2)
+
+        _ = try first.finish()
+        #expect(settings.limiter.total == 1)
+        let third = try Self.channel(settings)
+        try third.writeInbound(ByteBuffer(string: Self.upgrade))
+        #expect(try third.readInbound(as: HTTPServerRequestPart.self) != nil)
+        _ = try third.finish()
+        _ = try elsewhere.finish()
+        #expect(settings.limiter.total == 0)
+    }
+
+    @Test func plainHTTPRequestsTakeNoSlot() throws {
+        let settings = Self.settings { $0.maxConnectionsPerAddress = 1 }
+        let channels = try (0..<3).map { _ in try Self.channel(settings) }
+        for channel in channels {
+            try channel.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+            #expect(try channel.readInbound(as: HTTPServerRequestPart.self) != nil)
+        }
+        #expect(settings.limiter.total == 0)
+    }
+
+    @Test func aConnectionWithoutAWholeHeaderIsClosedAtTheHeaderTimeout() throws {
+        let channel = try Self.channel(Self.settings { $0.headerTimeout = .seconds(10) })
+        try channel.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(!channel.isActive)
+        #expect(try Self.written(channel).isEmpty)
+    }
+
+    @Test func aWholeHeaderInTimeStopsTheHeaderTimeout() throws {
+        let channel = try Self.channel(Self.settings { $0.headerTimeout = .seconds(10) })
+        try channel.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(channel.isActive)
+        _ = try channel.finish()
+    }
+
+    @Test func anOversizedHeaderIsAnswered431AndClosed() throws {
+        let channel = try Self.channel(Self.settings())
+        let big = "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 2_048) + "\r\n\r\n"
+        try channel.writeInbound(ByteBuffer(string: big))
+        let answer = try Self.written(channel)
+        #expect(answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
+        #expect(answer.contains(#""code":"too_large""#))
+        #expect(!channel.isActive)
+    }
+
+    @Test func atShutdownASilentConnectionClosesAtOnceAndAnyOtherWhenTheGraceEnds() throws {
+        let settings = Self.settings { $0.shutdownGrace = .seconds(10) }
+        let silent = try Self.channel(settings)
+        let webSocket = try Self.channel(settings)
+        try webSocket.writeInbound(ByteBuffer(string: Self.upgrade))
+        for channel in [silent, webSocket] { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+        #expect(!silent.isActive)
+        #expect(webSocket.isActive)
+        webSocket.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(!webSocket.isActive)
+        #expect(settings.limiter.total == 0)
+    }
+}

@@ -113,6 +113,7 @@ func buildWebSocketRouter(
     let router = Router(context: TimerBoardWebSocketContext.self)
     let connectionCounter = Atomic<Int>(0)
     let originPolicy = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
+    let sharedConfiguration = SharedConfiguration(configuration)
     // A page of another site must not open the socket with its visitor's browser (cross-site
     // WebSocket hijacking). Hummingbird answers every refused upgrade with 400.
     router.ws("/ws", shouldUpgrade: { request, _ in originPolicy.allows(request.head) ? .upgrade([:]) : .dontUpgrade }) {
@@ -128,7 +129,7 @@ func buildWebSocketRouter(
             acceptsDeflate: configuration.permessageDeflate && DeflateNegotiation.isNegotiated(by: context.request.headers),
             registry: registry,
             heartbeat: heartbeat,
-            configuration: configuration,
+            configuration: sharedConfiguration,
             clock: clock,
             logger: logger
         )

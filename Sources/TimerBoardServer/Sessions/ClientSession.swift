@@ -12,7 +12,10 @@ import TimerBoardTransport
 struct ClientSession {
     let registry: BoardRegistry
     let heartbeat: Heartbeat
-    let configuration: ServerConfiguration
+    /// Shared by every session, by reference: a copy of the whole configuration per session sat
+    /// in the frame each idle connection's task keeps (measured, docs/performance.md).
+    private let settings: SharedConfiguration
+    private var configuration: ServerConfiguration { settings.value }
     let clock: any ServerClock
     let logger: Logger
     let outbound: Outbound
@@ -39,13 +42,13 @@ struct ClientSession {
         acceptsDeflate: Bool,
         registry: BoardRegistry,
         heartbeat: Heartbeat,
-        configuration: ServerConfiguration,
+        configuration: SharedConfiguration,
         clock: any ServerClock,
         logger: Logger
     ) {
         self.registry = registry
         self.heartbeat = heartbeat
-        self.configuration = configuration
+        settings = configuration
         self.clock = clock
         var logger = logger
         logger[metadataKey: "tb.connection.id"] = .stringConvertible(connectionID)
@@ -53,7 +56,7 @@ struct ClientSession {
         self.channel = channel
         outbound = Outbound(
             id: connectionID,
-            capacity: configuration.outboundQueueLimit,
+            capacity: configuration.value.outboundQueueLimit,
             acceptsDeflate: acceptsDeflate,
             eventLoop: channel.eventLoop
         )
@@ -210,5 +213,14 @@ struct ClientSession {
 
     private func send(_ message: ServerMessage) {
         outbound.send(OutboundFrame(message))
+    }
+}
+
+/// The server's configuration, made once and shared by reference.
+final class SharedConfiguration: Sendable {
+    let value: ServerConfiguration
+
+    init(_ value: ServerConfiguration) {
+        self.value = value
     }
 }

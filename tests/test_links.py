@@ -252,3 +252,17 @@ def test_an_operator_gives_a_board_from_before_links_a_new_set_and_every_old_lin
     missing = subprocess.run([str(BINARY), "reset-links", "nope", "--data-directory", str(server.data_dir)],
                              capture_output=True, text=True, timeout=60)
     assert missing.returncode != 0 and "no board nope" in missing.stderr
+
+
+def test_replacing_the_edit_and_the_view_link_at_once_keeps_both_replacements(server):
+    from concurrent.futures import ThreadPoolExecutor
+    for round in range(5):
+        board = server.create_board(f"Race {round}")
+        with ThreadPoolExecutor(2) as pool:
+            edit, view = pool.map(lambda role: server.request("POST", f"/api/boards/{board}/links/{role}", secret=board.owner),
+                                  ["edit", "view"])
+        assert edit[0] == 200 and view[0] == 200
+        assert join_answer(server, board, edit[1]["secret"])["role"] == "edit"
+        assert join_answer(server, board, view[1]["secret"])["role"] == "view"
+        status, links = server.request("GET", f"/api/boards/{board}/links", secret=board.owner)
+        assert links["links"] == {"edit": edit[1]["url"], "view": view[1]["url"]}

@@ -355,10 +355,14 @@ actor BoardRoom {
         precondition(role != .owner, "the owner link is not replaced")
         guard !isClosed, let access, let secrets = BoardSecrets.recover(owner: ownerSecret, access: access) else { return nil }
         let replaced = secrets.replacing(role)
-        try await store.setAccess(replaced.access, boardID: boardID)
-        // Whatever ran while the store wrote, the newest generation wins.
-        if replaced.access.editGeneration >= self.access?.editGeneration ?? 0, replaced.access.viewGeneration >= self.access?.viewGeneration ?? 0 {
-            self.access = replaced.access
+        // Taken over before the store is written, so a replacement of the other link that runs
+        // while this one waits builds on this one instead of undoing it.
+        self.access = replaced.access
+        do {
+            try await store.setAccess(replaced.access, boardID: boardID)
+        } catch {
+            if self.access == replaced.access { self.access = access }  // not stored: the old link holds
+            throw error
         }
         disconnectAll(where: { $0.role == role }, code: Self.linkReplacedCode, reason: "the \(role.rawValue) link was replaced")
         logger.notice("replaced a link", metadata: ["tb.role": "\(role.rawValue)"])

@@ -82,3 +82,12 @@ import Testing
         #expect(ClientAddress.key(try SocketAddress(ipAddress: "2001:db8::1", port: 80)) == "2001:db8:0:0::/64")
     }
 }
+
+@Suite struct JoinBudgetTests {
+    @Test func joinsDrawFromTheSameBudgetAsEdits() {
+        var budget = EditBudget(editsPerSecond: 10, burst: 2, now: 0)
+        #expect(budget.admitJoin(now: 0) == nil)
+        #expect(budget.admit(opID: "a", now: 0) == nil)
+        #expect(budget.admitJoin(now: 0) == 100)
+    }
+}

@@ -32,6 +32,12 @@ struct EditBudget: Sendable {
         return nil
     }
 
+    /// Nil when a join may go ahead, else the milliseconds to wait: a join can load a whole
+    /// board from the store, so a stream of them (wrong secrets, say) draws from the same budget.
+    mutating func admitJoin(now: Int64) -> Int64? {
+        bucket.take(now: now)
+    }
+
     /// Charges an edit that fanned out into `changes` changes, after it ran.
     mutating func charge(changes: Int, now: Int64) {
         guard changes > Self.changesPerToken else { return }

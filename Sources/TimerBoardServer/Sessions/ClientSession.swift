@@ -152,6 +152,9 @@ struct ClientSession {
         switch request {
         case .hello: break
         case .join(let join):
+            if let wait = state.editBudget.admitJoin(now: clock.now()) {
+                throw ProtocolError(.rateLimited, "too many joins and edits; nothing changed, join again in \(wait) ms")
+            }
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }

@@ -92,17 +92,14 @@ extension BoardAccess {
     /// The role `secret` gives on this board, or nil. Every hash is compared in full, in time
     /// that does not depend on where the bytes differ.
     func role(of secret: String) -> BoardRole? {
-        let hash = BoardSecrets.hash(secret)
-        let isOwner = Self.constantTimeEqual(hash, ownerHash)
-        let isEdit = Self.constantTimeEqual(hash, editHash)
-        let isView = Self.constantTimeEqual(hash, viewHash)
-        return isOwner ? .owner : isEdit ? .edit : isView ? .view : nil
+        role(ofHash: BoardSecrets.hash(secret))
     }
 
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
+    /// The role of the secret whose SHA-256 is `hash`: for a caller that checks one secret twice.
+    func role(ofHash hash: [UInt8]) -> BoardRole? {
+        let isOwner = ConstantTime.equal(hash, ownerHash)
+        let isEdit = ConstantTime.equal(hash, editHash)
+        let isView = ConstantTime.equal(hash, viewHash)
+        return isOwner ? .owner : isEdit ? .edit : isView ? .view : nil
     }
 }

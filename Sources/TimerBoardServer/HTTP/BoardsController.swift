@@ -74,7 +74,7 @@ struct BoardsController {
 
     /// The server-wide list, for the operator only.
     @Sendable func list(request: Request, context: some RequestContext) async throws -> Response {
-        guard let adminToken, let presented = Self.bearer(request), Self.constantTimeEqual(presented, adminToken) else {
+        guard let adminToken, let presented = Self.bearer(request), ConstantTime.equal(presented.utf8, adminToken.utf8) else {
             return HTTPAnswer(.forbidden, .forbidden, "listing boards needs the operator token (--admin-token)").response
         }
         let boards = try await registry.boards(limit: 100)
@@ -188,7 +188,7 @@ struct BoardsController {
             return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
         }
         defer { Task { await registry.releaseIfIdle(room) } }
-        let isOperator = adminToken.map { Self.constantTimeEqual(secret, $0) } ?? false
+        let isOperator = adminToken.map { ConstantTime.equal(secret.utf8, $0.utf8) } ?? false
         guard let role = isOperator ? .owner : await room.role(of: secret) else { return notFound.response }
         guard Self.rank(role) <= Self.rank(needs) else {
             return HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response
@@ -213,12 +213,6 @@ struct BoardsController {
         let prefix = "Bearer "
         guard value.count > prefix.count, value.prefix(prefix.count).lowercased() == prefix.lowercased() else { return nil }
         return String(value.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
-    }
-
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     // MARK: Bodies

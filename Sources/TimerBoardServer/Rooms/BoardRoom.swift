@@ -151,12 +151,17 @@ actor BoardRoom {
         access?.role(of: secret)
     }
 
-    /// Subscribes `outbound` when `secret` is one of the board's: it receives its role, then a
+    /// The role of the secret whose SHA-256 is `secretHash`, or nil when it gives none.
+    func role(ofHash secretHash: [UInt8]) -> BoardRole? {
+        access?.role(ofHash: secretHash)
+    }
+
+    /// Subscribes `outbound` when the secret hashed to `secretHash` is one of the board's: it receives its role, then a
     /// snapshot (or, with `since` still in the log, a resume and the missed changesets), then
     /// every later changeset, with no gap or duplicate.
-    func join(_ outbound: Outbound, since: Int64?, secret: String, clientID: String, name: String) -> JoinResult {
+    func join(_ outbound: Outbound, since: Int64?, secretHash: [UInt8], clientID: String, name: String) -> JoinResult {
         guard !isClosed else { return .closed }
-        guard let role = access?.role(of: secret) else { return .denied }
+        guard let role = access?.role(ofHash: secretHash) else { return .denied }
         let participant = Participant(clientID: clientID, boardID: boardID, name: name, role: role)
         enqueue(.direct(outbound, encode(.access(board: boardID, role: role, userID: participant.userID))))
         // A catch-up must fit the connection's queue beside live traffic, or the client would

@@ -183,16 +183,17 @@ struct ClientSession {
     /// the old board and is on none (the client is told `internal`, and joins again).
     private func joinBoard(_ join: ClientMessage.Join, clientID: String, state: inout State) async throws {
         let noSuchBoard = ProtocolError(.boardNotFound, "no board \(join.board)")
+        let secretHash = BoardSecrets.hash(join.secret)
         // A room can close between lookup and join (it went idle); the registry then loads anew.
         for _ in 0..<3 {
             guard let room = try await registry.room(for: join.board) else { throw noSuchBoard }
             // Checked before leaving, so a wrong secret leaves the connection where it was.
-            guard await room.role(of: join.secret) != nil else {
+            guard await room.role(ofHash: secretHash) != nil else {
                 await registry.releaseIfIdle(room)
                 throw noSuchBoard
             }
             await leaveBoard(&state)
-            switch await room.join(outbound, since: join.since, secret: join.secret, clientID: clientID, name: state.name) {
+            switch await room.join(outbound, since: join.since, secretHash: secretHash, clientID: clientID, name: state.name) {
             case .joined:
                 state.room = room
                 return

@@ -87,6 +87,7 @@ export class BoardSession {
       this.countdowns.sync(this.store.displayed, ids);
       this.presence.sync(ids);
     };
+    this.view.onDropped = (ids) => this.countdowns.detach(ids);
   }
 
   start() {

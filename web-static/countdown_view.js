@@ -97,6 +97,18 @@ export class CountdownView {
     this.onCleared(id);
   }
 
+  /**
+   * The elements of these timers were dropped (their section went far from the screen): stop
+   * drawing on them. Not a clear: a finished timer's alert stays. They are drawn again when built.
+   * @param {Iterable<string>} ids
+   */
+  detach(ids) {
+    for (const id of ids) {
+      this.shown.delete(id);
+      this.running.delete(id);
+    }
+  }
+
   /** Redraws every countdown: the clock's estimate changed, or the page is visible again. */
   redraw() {
     const now = this.clock.serverNow();

@@ -61,6 +61,9 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
             eventLoop.execute { bound.value.close(code, reason: reason) }
         }
         try channel.pipeline.syncOperations.addHandler(connection)
+        // One read per wake-up: a connection then keeps one read buffer, not up to four (NIO
+        // keeps a pool of them per channel), and clients send small messages.
+        try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {

@@ -58,8 +58,14 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
         self.accept = accept
     }
 
+    /// Reads start with 512-byte buffers (NIO's default: 2 KB) and grow when they fill: each
+    /// connection keeps its last read buffer for the next read, so an idle WebSocket would hold
+    /// 2 KB it never uses (docs/performance.md).
+    static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
+
     package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.readBuffers)
             let acceptance = NIOLoopBoundBox<Acceptance?>(nil, eventLoop: channel.eventLoop)
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(

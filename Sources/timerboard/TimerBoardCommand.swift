@@ -131,6 +131,9 @@ struct Serve: AsyncParsableCommand {
 
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        if let files = OpenFileLimit.raiseToHardLimit() {
+            logger.info("each connection is an open file; this process may open \(files.soft)")
+        }
         let app = try buildApplication(configuration: configuration, logger: logger)
         try await app.runService()
     }

@@ -116,14 +116,16 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
         guard parts.count <= 2, let address = IPAddress(parts[0]) else {
             throw ParseError(description: "'\(text)' is not an IP address or a network in CIDR notation (ADDRESS/PREFIX)")
         }
-        let bits = address.bytes.count * 8
-        var prefixLength = bits
+        // Bits as written: `::ffff:10.0.0.0/104` is an IPv6 prefix of an IPv4-mapped network.
+        let writtenAsIPv6 = parts[0].contains(":")
+        let bits = writtenAsIPv6 ? 128 : 32
+        var prefixLength = address.bytes.count * 8
         if parts.count == 2 {
             guard let length = Int(parts[1]), parts[1].allSatisfy(\.isASCIIDigit), (0...bits).contains(length) else {
                 throw ParseError(description: "'\(text)': the prefix length must be a number from 0 to \(bits)")
             }
             // An IPv4-mapped IPv6 network keeps its meaning as an IPv4 one.
-            prefixLength = parts[0].contains(":") && address.isIPv4 ? max(length - 96, 0) : length
+            prefixLength = writtenAsIPv6 && address.isIPv4 ? max(length - 96, 0) : length
         }
         self.address = address
         self.prefixLength = prefixLength

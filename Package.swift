@@ -85,6 +85,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // SIGTERM and SIGINT for the service group that drains before stopping.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 // SHA-256 and HMAC for the boards' link secrets.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

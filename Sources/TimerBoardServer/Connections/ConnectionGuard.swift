@@ -30,12 +30,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let limiter: ConnectionLimiter
         let headerTimeout: TimeAmount
         let shutdownGrace: TimeAmount
+        let trustedProxies: TrustedProxies
         let logger: Logger
 
         init(configuration: ServerConfiguration, logger: Logger) {
             limiter = ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
             headerTimeout = TimeAmount(configuration.headerTimeout)
             shutdownGrace = TimeAmount(configuration.shutdownGrace)
+            trustedProxies = configuration.trustedProxies
             self.logger = logger
         }
     }
@@ -98,7 +100,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 phase = .http(requestsInProgress: 1)
                 return context.fireChannelRead(data)
             }
-            let address = ClientAddress.key(context.channel.remoteAddress)
+            let address = ClientAddress.key(
+                peer: context.channel.remoteAddress,
+                forwardedFor: head.headers["X-Forwarded-For"],
+                realIP: head.headers.first(name: "X-Real-IP"),
+                trusted: settings.trustedProxies
+            )
             switch settings.limiter.open(from: address) {
             case .admitted:
                 phase = .webSocket

@@ -13,11 +13,12 @@ import TimerBoardTransport
 public func buildApplication(
     configuration: ServerConfiguration,
     clock: any ServerClock = SystemClock(),
+    readiness: ServerReadiness = ServerReadiness(),
     logger: Logger = Logger(label: "timerboard")
 ) throws -> some ApplicationProtocol {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
     let store = try SQLiteBoardStore(path: configuration.databasePath, retainedChangesets: configuration.retainedChangesets)
-    return buildApplication(configuration: configuration, store: store, clock: clock, logger: logger)
+    return buildApplication(configuration: configuration, store: store, clock: clock, readiness: readiness, logger: logger)
 }
 
 /// Builds the whole server on any store: registry, HTTP routes, WebSocket route.
@@ -25,11 +26,12 @@ public func buildApplication(
     configuration: ServerConfiguration,
     store: any BoardStore,
     clock: any ServerClock = SystemClock(),
+    readiness: ServerReadiness = ServerReadiness(),
     logger: Logger = Logger(label: "timerboard")
 ) -> some ApplicationProtocol {
     let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
 
-    let router = buildRouter(configuration: configuration, registry: registry, clock: clock, logger: logger)
+    let router = buildRouter(configuration: configuration, registry: registry, store: store, readiness: readiness, clock: clock, logger: logger)
     let heartbeat = Heartbeat(interval: configuration.heartbeatInterval, shutdownGrace: configuration.shutdownGrace)
     let sessions = SessionFactory(configuration: configuration, registry: registry, heartbeat: heartbeat, clock: clock, logger: logger)
     return Application(
@@ -57,6 +59,8 @@ public func buildApplication(
 func buildRouter(
     configuration: ServerConfiguration,
     registry: BoardRegistry,
+    store: any BoardStore,
+    readiness: ServerReadiness,
     clock: any ServerClock,
     logger: Logger
 ) -> Router<TimerBoardRequestContext> {
@@ -70,11 +74,7 @@ func buildRouter(
             logger: logger
         )
     )
-    router.get("/health") { _, _ in
-        // How many boards are in memory tells an operator (and a test) that idle boards leave.
-        let body = #"{"status":"ok","liveBoards":\#(await registry.liveRoomCount)}"#
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
-    }
+    HealthRoutes(registry: registry, store: store, readiness: readiness, storeTimeout: .seconds(2)).addRoutes(to: router)
     // A board's link opens the same single page as the start page.
     let indexPath = configuration.webRoot + "/index.html"
     router.get("/b/:id") { _, _ -> Response in
@@ -86,6 +86,7 @@ func buildRouter(
         maxTitleLength: configuration.limits.board.maxTitleLength,
         adminToken: configuration.adminToken,
         creationLimiter: AddressRateLimiter(perMinute: configuration.boardsPerMinute, burst: Double(configuration.boardBurst)),
+        trustedProxies: configuration.trustedProxies,
         clock: clock,
         logger: logger
     )

@@ -67,7 +67,7 @@ export class BoardSession {
     this.clock = new ServerClock();
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.connection = new Connection({
-      url: `${scheme}//${location.host}${WS_PATH}`, board: boardId, secret, clientId, name, handler: this.#handler(), clock: this.clock,
+      url: `${scheme}//${location.host}${WS_PATH}?board=${encodeURIComponent(boardId)}`, board: boardId, secret, clientId, name, handler: this.#handler(), clock: this.clock,
     });
     this.alerts = new TimerAlerts(elements.alerts);
     this.alerts.sound = readStorage(SOUND_KEY) === "on";

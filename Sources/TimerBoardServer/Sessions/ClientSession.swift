@@ -94,8 +94,15 @@ final class ClientSession: WebSocketMessageReceiver {
 
     /// Takes over an upgraded channel: installs its connection, with this session as receiver.
     func start(on channel: any Channel) throws {
-        try WebSocketConnection.install(on: channel, outbound: outbound, receiver: self, maxMessageBytes: configuration.maxFrameBytes)
+        // Registered first: a channel that closes during the install tells `connectionClosed`,
+        // which unregisters it, so the heartbeat never keeps a connection that is gone.
         heartbeat.register(outbound)
+        do {
+            try WebSocketConnection.install(on: channel, outbound: outbound, receiver: self, maxMessageBytes: configuration.maxFrameBytes)
+        } catch {
+            heartbeat.unregister(outbound)
+            throw error
+        }
     }
 
     /// The logger, with the connection's id: built when something is logged, so an idle

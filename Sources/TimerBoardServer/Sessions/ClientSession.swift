@@ -198,7 +198,9 @@ final class ClientSession: WebSocketMessageReceiver {
                 send(.error(code: error.code, message: error.message))
             }
         } catch {
-            logger.error("request failed", metadata: ["tb.error": "\(error)"])
+            var metadata: Logger.Metadata = ["tb.error": "\(error)"]
+            if let room = state.room { metadata["tb.board.id"] = "\(room.boardID)" }
+            logger.error("request failed", metadata: metadata)
             send(.error(code: .internal, message: "the server failed to handle the message"))
         }
     }

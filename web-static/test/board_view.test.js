@@ -257,7 +257,7 @@ describe("CountdownView", () => {
   test("syncs only the touched timers and their sections' buttons", () => {
     const p = page();
     const countdowns = new CountdownView({
-      elements: p.view.elements, clock: { serverNow: () => NOW }, timersIn: (id) => p.view.timersIn(id),
+      elements: p.view.elements, clock: { serverNow: () => NOW }, 
       setTimeout: () => 0, clearTimeout: () => {},
     });
     countdowns.sync(p.store.displayed, null);

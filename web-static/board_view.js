@@ -21,8 +21,12 @@ import { orderedSections, timersBySection } from "./store.js";
 
 /** A board up to this many timers is built whole at once; a bigger one builds a screenful first. */
 export const BUILD_AT_ONCE = 300;
-/** How many timers the first render of a big board builds: more than a tall screen shows. */
-export const BUILD_FIRST = 120;
+/**
+ * How many timers the first render of a big board builds: a tall screen's worth (a row is about
+ * 52 px), in whole sections. The sections below are built in slices right after the first frame
+ * (they are within BUILD_MARGIN): 120 here made that frame pay for 8 screens of rows.
+ */
+export const BUILD_FIRST = 30;
 /** How far from the screen a section's timers are built, so they are there before they show. */
 export const BUILD_MARGIN = "1500px 0px";
 /**
@@ -115,6 +119,11 @@ export class BoardView {
    */
   timersIn(sectionId) {
     return [...(this.timersOf.get(sectionId) ?? [])].map((id) => /** @type {Timer} */ (this.timers.get(id)));
+  }
+
+  /** Whether a section's timers are all in the DOM (it is not a shell of a big board). @param {string} sectionId */
+  isBuilt(sectionId) {
+    return this.sections.has(sectionId) && !this.lazy.has(sectionId);
   }
 
   /** Focus left a field: apply a collapse that was waiting for it. */

@@ -133,3 +133,18 @@ def test_scrolling_through_a_big_board_keeps_only_what_is_near_the_screen(user, 
     page.evaluate("() => scrollTo(0, 0)")
     expect(page.locator("#timer-title-s0t0")).to_have_value("Changed while far")
     assert page.errors == []
+
+
+def test_a_far_sections_start_all_follows_its_timers_before_it_is_built(user, big_board):
+    page = user("Ada")
+    wait_rev(page, big_board.rev)
+    far = page.locator("[data-kind=section][data-id=s45]")
+    expect(far).to_have_attribute("data-built", "false")
+    run = far.locator(".section-run")
+    # Its timers are idle: there is something to start, though none of them is in the DOM.
+    expect(run).to_have_attribute("aria-disabled", "false")
+    big_board.edit([{"op": "startTimer", "id": "s45t7"}])
+    wait_rev(page, big_board.rev)
+    expect(run).to_have_attribute("data-action", "pause")
+    expect(far).to_have_attribute("data-built", "false")
+    assert page.errors == []

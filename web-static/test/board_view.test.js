@@ -257,7 +257,7 @@ describe("CountdownView", () => {
   test("syncs only the touched timers and their sections' buttons", () => {
     const p = page();
     const countdowns = new CountdownView({
-      elements: p.view.elements, clock: { serverNow: () => NOW }, timersIn: (id) => p.view.timersIn(id),
+      elements: p.view.elements, clock: { serverNow: () => NOW }, 
       setTimeout: () => 0, clearTimeout: () => {},
     });
     countdowns.sync(p.store.displayed, null);
@@ -272,5 +272,23 @@ describe("CountdownView", () => {
     assert.equal(p.view.elements.get("s1")?.querySelector(".section-run")?.dataset.action, "pause");
     assert.equal(p.view.elements.get("s0")?.querySelector(".section-run")?.dataset.action, "start");
     assert.equal(p.view.elements.get("s1t1")?.dataset.status, "idle", "the other timer is untouched");
+  });
+});
+
+describe("CountdownView on a big board", () => {
+  beforeEach(() => {
+    FakeIntersectionObserver.all = [];
+  });
+
+  test("a far section's Start all reads its timers from the board, not from the timers shown", () => {
+    const p = page({ sections: 20, timers: 40, IntersectionObserver: FakeIntersectionObserver });
+    const countdowns = new CountdownView({ elements: p.view.elements, clock: { serverNow: () => NOW }, setTimeout: () => 0, clearTimeout: () => {} });
+    countdowns.sync(p.store.displayed, null);
+    const button = () => /** @type {any} */ (p.view.elements.get("s10")?.querySelector(".section-run"));
+    assert.equal(p.view.elements.get("s10")?.dataset.built, "false", "s10 is a shell");
+    assert.equal(button().getAttribute("aria-disabled"), "false", "its idle timers can be started");
+    p.apply([{ update: "timer", id: "s10t3", run: { status: "running", startedAt: NOW - 5000, elapsed: 0 } }]);
+    countdowns.sync(p.store.displayed, new Set(["s10t3"]));
+    assert.equal(button().dataset.action, "pause", "one of its timers runs");
   });
 });

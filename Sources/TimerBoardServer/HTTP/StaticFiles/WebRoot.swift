@@ -1,3 +1,9 @@
+// On Linux a release build may take `stat` and `timespec` as defined by Dispatch's C module
+// (which includes the same system headers) and then asks for that module's import.
+#if canImport(CDispatch)
+import CDispatch
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

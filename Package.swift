@@ -33,12 +33,12 @@ let package = Package(
         .target(name: "BoardCore", swiftSettings: swiftSettings),
         // The wire: messages, JSON codec, error codes.
         .target(name: "BoardProtocol", dependencies: ["BoardCore"], swiftSettings: swiftSettings),
-        // Durable storage: the BoardStore protocol and its SQLite implementation.
+        // Durable storage: the BoardStore protocol, its SQLite implementation and the stored
+        // format, which is its own and not the wire's (so no BoardProtocol here).
         .target(
             name: "BoardStore",
             dependencies: [
                 "BoardCore",
-                "BoardProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BoardStoreTests",
-            dependencies: ["BoardStore", "BoardCore"],
+            dependencies: ["BoardStore", "BoardCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

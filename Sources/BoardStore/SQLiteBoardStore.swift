@@ -1,5 +1,4 @@
 import BoardCore
-import BoardProtocol
 import Foundation
 import GRDB
 
@@ -71,6 +70,15 @@ public actor SQLiteBoardStore: BoardStore {
                     ALTER TABLE board ADD COLUMN viewHash BLOB;
                     ALTER TABLE board ADD COLUMN editGeneration INTEGER NOT NULL DEFAULT 0;
                     ALTER TABLE board ADD COLUMN viewGeneration INTEGER NOT NULL DEFAULT 0;
+                    """
+            )
+        }
+        // Rows from before this migration hold format 1: it is the JSON they were written in.
+        migrator.registerMigration("v3: stored format per changeset and snapshot") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE changeset ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
+                    ALTER TABLE snapshot ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
                     """
             )
         }
@@ -156,24 +164,21 @@ public actor SQLiteBoardStore: BoardStore {
 
             var content = Board()
             var snapshotRevision: Int64 = 0
-            if let snapshot = try Row.fetchOne(db, sql: "SELECT revision, content FROM snapshot WHERE boardID = ?", arguments: [id]) {
+            if let snapshot = try Row.fetchOne(db, sql: "SELECT revision, content, format FROM snapshot WHERE boardID = ?", arguments: [id]) {
                 snapshotRevision = snapshot["revision"]
-                content = try Self.decoding(id) { () throws(ProtocolError) in
-                    try ChangeCoding.decodeBoard(Data((snapshot["content"] as String).utf8))
-                }
+                content = try StoredFormat.decodeBoard(snapshot["content"], format: snapshot["format"], boardID: id, revision: snapshotRevision)
             }
             let firstNeeded = min(snapshotRevision, revision - retained) + 1
             let log = try Row.fetchAll(
                 db,
-                sql: "SELECT revision, changes, clientID, opID, time FROM changeset WHERE boardID = ? AND revision >= ? ORDER BY revision",
+                sql: "SELECT revision, changes, format, clientID, opID, time FROM changeset WHERE boardID = ? AND revision >= ? ORDER BY revision",
                 arguments: [id, firstNeeded]
             ).map { row in
-                StoredChangeset(
+                let revision: Int64 = row["revision"]
+                return StoredChangeset(
                     boardID: id,
-                    revision: row["revision"],
-                    changes: try Self.decoding(id) { () throws(ProtocolError) in
-                        try ChangeCoding.decodeChanges(Data((row["changes"] as String).utf8))
-                    },
+                    revision: revision,
+                    changes: try StoredFormat.decodeChanges(row["changes"], format: row["format"], boardID: id, revision: revision),
                     clientID: row["clientID"],
                     opID: row["opID"],
                     time: row["time"]
@@ -183,7 +188,7 @@ public actor SQLiteBoardStore: BoardStore {
             let replay = log.filter { $0.revision > snapshotRevision }
             let contiguous = replay.enumerated().allSatisfy { $1.revision == snapshotRevision + Int64($0) + 1 }
             guard contiguous, replay.count == Int(revision - snapshotRevision) else {
-                throw StoreError(.corrupt, "board \(id): the log does not hold every revision after snapshot \(snapshotRevision)")
+                throw StoreError(.corrupt, boardID: id, revision: revision, "the log does not hold every revision after snapshot \(snapshotRevision)")
             }
             for changeset in replay {
                 content = try apply(changeset.changes, to: content)
@@ -195,16 +200,6 @@ public actor SQLiteBoardStore: BoardStore {
                 revision: revision,
                 recentChangesets: log.filter { $0.revision > revision - retained }
             )
-        }
-    }
-
-    /// Stored JSON that cannot be read is the store's fault, never the client's: a store error,
-    /// not a protocol error that would reach a client as `bad_json`.
-    private static func decoding<T>(_ boardID: String, _ decode: () throws(ProtocolError) -> T) throws(StoreError) -> T {
-        do {
-            return try decode()
-        } catch {
-            throw StoreError(.corrupt, "board \(boardID): stored data cannot be read: \(error.message)")
         }
     }
 
@@ -260,17 +255,19 @@ public actor SQLiteBoardStore: BoardStore {
             throw StoreError(.revisionConflict, "board \(boardID) is at revision \(current); cannot write \(changeset.revision)")
         }
         try db.execute(
-            sql: "INSERT INTO changeset (boardID, revision, changes, clientID, opID, time) VALUES (?, ?, ?, ?, ?, ?)",
+            sql: "INSERT INTO changeset (boardID, revision, changes, format, clientID, opID, time) VALUES (?, ?, ?, ?, ?, ?, ?)",
             arguments: [
-                boardID, changeset.revision, String(decoding: ChangeCoding.encode(changeset.changes), as: UTF8.self),
-                changeset.clientID, changeset.opID, changeset.time,
+                boardID, changeset.revision, String(decoding: StoredFormat.encode(changeset.changes), as: UTF8.self),
+                StoredFormat.current.rawValue, changeset.clientID, changeset.opID, changeset.time,
             ]
         )
         try db.execute(sql: "UPDATE board SET revision = ? WHERE id = ?", arguments: [changeset.revision, boardID])
         if let snapshot {
             try db.execute(
-                sql: "INSERT OR REPLACE INTO snapshot (boardID, revision, content) VALUES (?, ?, ?)",
-                arguments: [boardID, changeset.revision, String(decoding: ChangeCoding.encode(snapshot), as: UTF8.self)]
+                sql: "INSERT OR REPLACE INTO snapshot (boardID, revision, content, format) VALUES (?, ?, ?, ?)",
+                arguments: [
+                    boardID, changeset.revision, String(decoding: StoredFormat.encode(snapshot), as: UTF8.self), StoredFormat.current.rawValue,
+                ]
             )
             // The snapshot replaces the log up to here for replay; keep the tail for resume.
             try db.execute(

@@ -3,26 +3,16 @@ import BoardCore
 /// Reads the fields of one JSON object, turning every missing or mistyped field into a
 /// `ProtocolError` that names it (`ops[2].minutes must be a number`).
 struct FieldReader {
-    /// Who wrote the JSON: input is validated, what the store kept is trusted.
-    enum Origin {
-        case wire
-        /// Rules that only input must obey are not checked (order keys are taken as they are
-        /// and repaired on load), so a board that was stored always loads.
-        case store
-    }
-
     let fields: [String: JSONValue]
     /// Where this object sits in the message, for error messages ("ops[2]"); empty at the top.
     let path: String
-    let origin: Origin
 
-    init(_ value: JSONValue, path: String = "", origin: Origin = .wire) throws(ProtocolError) {
+    init(_ value: JSONValue, path: String = "") throws(ProtocolError) {
         guard case .object(let fields) = value else {
             throw ProtocolError(.badMessage, "\(path.isEmpty ? "the message" : path) must be a JSON object")
         }
         self.fields = fields
         self.path = path
-        self.origin = origin
     }
 
     func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
@@ -77,6 +67,14 @@ struct FieldReader {
         }
     }
 
+    /// The array at `key`; missing or of another type is an error.
+    func array(_ key: String) throws(ProtocolError) -> [JSONValue] {
+        guard case .array(let items)? = value(key) else {
+            throw ProtocolError(.badMessage, "\(name(key)) must be an array")
+        }
+        return items
+    }
+
     func optionalBool(_ key: String) throws(ProtocolError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let bool) = value else { throw wrongType(key, "a boolean", value) }
@@ -108,7 +106,6 @@ struct FieldReader {
 
     func optionalOrderKey(_ key: String) throws(ProtocolError) -> OrderKey? {
         guard let text = try optionalString(key) else { return nil }
-        if origin == .store { return OrderKey(stored: text) }
         guard let order = OrderKey(text) else { throw ProtocolError(.invalidField, "\(name(key)) is not a valid order key") }
         return order
     }

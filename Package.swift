@@ -166,6 +166,8 @@ let package = Package(
                 "BoardCore",
                 "BoardProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // To make the server's real SQLite file refuse writes (StoreFailureTests).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -166,6 +166,7 @@ let package = Package(
                 "BoardCore",
                 "BoardProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 // To make the server's real SQLite file refuse writes (StoreFailureTests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

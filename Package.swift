@@ -69,14 +69,12 @@ let package = Package(
                 "BoardProtocol",
                 "BoardStore",
                 "TimerBoardTransport",
-                "WebSocketDeflate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 // Its thread pool, for the static files' blocking file system calls.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // SHA-256 and HMAC for the boards' link secrets.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -98,14 +96,11 @@ let package = Package(
         .target(
             name: "TimerBoardBench",
             dependencies: [
-                "TimerBoardClient",
-                "BoardProtocol",
                 "WebSocketDeflate",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -229,10 +229,7 @@ public actor SQLiteBoardStore: BoardStore {
                     batch.map { entry -> Result<Void, any Error> in
                         Result {
                             try db.inSavepoint {
-                                for (index, changeset) in entry.changesets.enumerated() {
-                                    let isLast = index == entry.changesets.count - 1
-                                    try Self.insert(changeset, snapshot: isLast ? entry.snapshot : nil, retained: retained, db)
-                                }
+                                try Self.insert(entry.changesets, snapshot: entry.snapshot, retained: retained, db)
                                 return .commit
                             }
                         }
@@ -246,34 +243,41 @@ public actor SQLiteBoardStore: BoardStore {
         isWriting = false
     }
 
-    private static func insert(_ changeset: StoredChangeset, snapshot: Board?, retained: Int64, _ db: Database) throws {
-        let boardID = changeset.boardID
-        guard let current = try Int64.fetchOne(db, sql: "SELECT revision FROM board WHERE id = ?", arguments: [boardID]) else {
+    /// Writes one append: the board's next changesets in order, then its snapshot if any.
+    ///
+    /// Statements come from the connection's cache: preparing three statements for every
+    /// changeset was a tenth of the server's time with edits pipelined. The board's revision is
+    /// read and written once per append, not once per changeset.
+    private static func insert(_ changesets: [StoredChangeset], snapshot: Board?, retained: Int64, _ db: Database) throws {
+        guard let first = changesets.first else { return }
+        let boardID = first.boardID
+        guard let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM board WHERE id = ?"), arguments: [boardID]) else {
             throw StoreError(.boardNotFound, "no board \(boardID)")
         }
-        guard changeset.revision == current + 1 else {
-            throw StoreError(.revisionConflict, "board \(boardID) is at revision \(current); cannot write \(changeset.revision)")
-        }
-        try db.execute(
-            sql: "INSERT INTO changeset (boardID, revision, changes, format, clientID, opID, time) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            arguments: [
+        let insertChangeset = try db.cachedStatement(
+            sql: "INSERT INTO changeset (boardID, revision, changes, format, clientID, opID, time) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        )
+        var last = current
+        for changeset in changesets {
+            guard changeset.boardID == boardID, changeset.revision == last + 1 else {
+                throw StoreError(
+                    .revisionConflict,
+                    "board \(boardID) is at revision \(last); cannot write \(changeset.revision) of \(changeset.boardID)"
+                )
+            }
+            try insertChangeset.execute(arguments: [
                 boardID, changeset.revision, String(decoding: StoredFormat.encode(changeset.changes), as: UTF8.self),
                 StoredFormat.current.rawValue, changeset.clientID, changeset.opID, changeset.time,
-            ]
-        )
-        try db.execute(sql: "UPDATE board SET revision = ? WHERE id = ?", arguments: [changeset.revision, boardID])
+            ])
+            last = changeset.revision
+        }
+        try db.cachedStatement(sql: "UPDATE board SET revision = ? WHERE id = ?").execute(arguments: [last, boardID])
         if let snapshot {
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO snapshot (boardID, revision, content, format) VALUES (?, ?, ?, ?)",
-                arguments: [
-                    boardID, changeset.revision, String(decoding: StoredFormat.encode(snapshot), as: UTF8.self), StoredFormat.current.rawValue,
-                ]
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshot (boardID, revision, content, format) VALUES (?, ?, ?, ?)").execute(
+                arguments: [boardID, last, String(decoding: StoredFormat.encode(snapshot), as: UTF8.self), StoredFormat.current.rawValue]
             )
             // The snapshot replaces the log up to here for replay; keep the tail for resume.
-            try db.execute(
-                sql: "DELETE FROM changeset WHERE boardID = ? AND revision <= ?",
-                arguments: [boardID, changeset.revision - retained]
-            )
+            try db.cachedStatement(sql: "DELETE FROM changeset WHERE boardID = ? AND revision <= ?").execute(arguments: [boardID, last - retained])
         }
     }
 }

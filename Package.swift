@@ -130,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BoardProtocolTests",
-            dependencies: ["BoardProtocol"],
+            dependencies: ["BoardProtocol", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

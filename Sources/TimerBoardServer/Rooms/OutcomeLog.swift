@@ -61,7 +61,17 @@ struct OutcomeLog {
             all.removeFirst(allStart)
             allStart = 0
         }
+        // Records a client forgot under its own limit stay here until the total limit reaches
+        // them, which it never does while every client stays under its own: drop them in bulk
+        // once they are most of the list, or a busy board's list grows by one entry per edit.
+        if trackedRecords > 2 * count + 1_024 {
+            all = all[allStart...].filter { outcomes[$0.clientID]?[$0.opID]?.sequence == $0.sequence }
+            allStart = 0
+        }
     }
+
+    /// Records kept for the board's total limit, live or already forgotten per client.
+    var trackedRecords: Int { all.count - allStart }
 
     private mutating func forget(_ clientID: String, _ opID: String) {
         guard outcomes[clientID]?.removeValue(forKey: opID) != nil else { return }

@@ -128,4 +128,30 @@ import TimerBoardServer
             await bob.close()
         }
     }
+
+    /// Stored data the store cannot read is the server's fault: the joiner is told `internal`,
+    /// never `bad_json` as if its own message were wrong, and the connection stays usable.
+    @Test func aBoardWhoseStoredDataCannotBeReadIsTheServersErrorNotTheClients() async throws {
+        let server = try LiveServer.fresh()
+        try await server.run { handle in
+            let board = try await handle.createBoard()
+            let alice = try await handle.peer("alice")
+            try await alice.join(board)
+            try await alice.edit([.addSection(id: "s1", title: "Prep", isExpanded: true, position: .first)])
+            alice.connection.send(.leave)
+            try await alice.ping()  // the leave is handled and the board has left memory
+            #expect(try await handle.liveBoards() == 0)
+
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            try await DatabaseQueue(path: server.configuration.databasePath, configuration: configuration).write { db in
+                try db.execute(sql: "UPDATE changeset SET changes = '[{\"update\":\"timer\"}]' WHERE boardID = ?", arguments: [board.id])
+            }
+            alice.connection.send(.join(.init(board: board.id, secret: board.edit)))
+            guard case .error(let code, _) = try await alice.receive() else { throw TestFailure("expected an error") }
+            #expect(code == .internal)
+            try await alice.ping()
+            await alice.close()
+        }
+    }
 }

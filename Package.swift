@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", exact: "0.2.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        // Already in the graph through hummingbird; named for its HTTP types <-> NIO HTTP/1
+        // bridge, which our WebSocket upgrade channel uses as hummingbird's own channels do.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
     ],
     targets: [
         // The domain: pure value types, no I/O, no framework.
@@ -47,16 +50,21 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // permessage-deflate payloads (RFC 7692): compress a message, inflate one with a limit.
         .target(name: "WebSocketDeflate", dependencies: ["CZlib"], swiftSettings: swiftSettings),
-        // WebSocket plumbing, below the rooms: frames, per-connection queues and drains, the
-        // heartbeat, inbound assembly, deflate. Knows messages, not boards or sessions.
+        // WebSocket plumbing, below the rooms: the upgrade, connections as channel handlers (no
+        // task per connection), per-connection queues and drains, the heartbeat, inbound
+        // assembly, deflate. Knows messages, not boards or sessions.
         .target(
             name: "TimerBoardTransport",
             dependencies: [
                 "BoardProtocol",
                 "WebSocketDeflate",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -75,6 +83,9 @@ let package = Package(
                 // Its thread pool, for the static files' blocking file system calls.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // SIGTERM and SIGINT for the service group that drains before stopping.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 // SHA-256 and HMAC for the boards' link secrets.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -149,7 +160,13 @@ let package = Package(
         ),
         .testTarget(
             name: "TimerBoardTransportTests",
-            dependencies: ["TimerBoardTransport", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "TimerBoardTransport",
+                "WebSocketDeflate",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -55,7 +55,7 @@ LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
 class ServerProcess:
     """One `timerboard serve` process; start it again on the same data folder to restart."""
 
-    def __init__(self, data_dir: Path, log_path: Path, extra_args=(), web_root=None):
+    def __init__(self, data_dir: Path, log_path: Path, extra_args=(), web_root=None, env=None):
         self.data_dir = data_dir
         self.log_path = log_path
         self.extra_args = list(extra_args)
@@ -66,6 +66,12 @@ class ServerProcess:
         self.port = 0
         self.process = None
         self.copier = None
+        # The process's whole environment when given (tests of TIMERBOARD_ variables).
+        self.env = env
+
+    def command(self) -> list:
+        return [str(BINARY), "serve", "--port", str(self.port), "--data-directory", str(self.data_dir),
+                "--web-root", str(self.web_root), "--admin-token", ADMIN_TOKEN, *self.extra_args]
 
     @property
     def http(self) -> str:
@@ -78,10 +84,8 @@ class ServerProcess:
     def start(self):
         assert BINARY.exists(), f"build first: {BINARY} is missing"
         log = open(self.log_path, "a")
-        self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", str(self.port), "--data-directory", str(self.data_dir),
-             "--web-root", str(self.web_root), "--admin-token", ADMIN_TOKEN, *self.extra_args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        env=self.env)
         # Read the server's own output until it says it listens: no polling, no fixed delay.
         for line in self.process.stdout:
             log.write(line)

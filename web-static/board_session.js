@@ -7,7 +7,7 @@
 import { CONNECTION, ENDED, ERROR_CODE, KIND, MSG, OP, ROLE, RUN, SOUND_KEY, WS_PATH } from "./constants.js";
 import { ServerClock } from "./clock.js";
 import { BoardView } from "./board_view.js";
-import { CountdownView } from "./countdown_view.js";
+import { CountdownView, timersOfSections } from "./countdown_view.js";
 import { PresenceView } from "./presence_view.js";
 import * as protocol from "./protocol.js";
 import { Connection } from "./socket.js";
@@ -67,14 +67,14 @@ export class BoardSession {
     this.clock = new ServerClock();
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.connection = new Connection({
-      url: `${scheme}//${location.host}${WS_PATH}`, board: boardId, secret, clientId, name, handler: this.#handler(), clock: this.clock,
+      url: `${scheme}//${location.host}${WS_PATH}?board=${encodeURIComponent(boardId)}`, board: boardId, secret, clientId, name, handler: this.#handler(), clock: this.clock,
     });
     this.alerts = new TimerAlerts(elements.alerts);
     this.alerts.sound = readStorage(SOUND_KEY) === "on";
     this.countdowns = new CountdownView({
       elements: this.view.elements,
       clock: this.clock,
-      timersIn: (sectionId) => this.view.timersIn(sectionId),
+      sectionTimers: (board, ids) => this.#sectionTimers(board, ids),
       onFinished: (timer) => this.alerts.show(timer),
       onCleared: (timerId) => this.alerts.hide(timerId),
     });
@@ -87,6 +87,7 @@ export class BoardSession {
       this.countdowns.sync(this.store.displayed, ids);
       this.presence.sync(ids);
     };
+    this.view.onDropped = (ids) => this.countdowns.detach(ids);
   }
 
   start() {
@@ -142,6 +143,24 @@ export class BoardSession {
     const displayed = this.store.displayed;
     const entity = displayed.sections.get(id) ?? displayed.timers.get(id);
     return entity ? `“${entity.title}”` : null;
+  }
+
+  /**
+   * Sections' timers for their run buttons. A built section shows all its timers, so its view's
+   * list is the board's; a far section's timers are only in the store: one pass over it, for all
+   * such sections at once (after a snapshot, or a change to a section off screen).
+   * @param {import("./store.js").Board} board @param {Set<string>} ids
+   */
+  #sectionTimers(board, ids) {
+    /** @type {Map<string, import("./protocol.js").Timer[]>} */
+    const result = new Map();
+    const shells = new Set();
+    for (const id of ids) {
+      if (this.view.isBuilt(id)) result.set(id, this.view.timersIn(id));
+      else shells.add(id);
+    }
+    if (shells.size) for (const [id, timers] of timersOfSections(board, shells)) result.set(id, timers);
+    return result;
   }
 
   // MARK: session: what the socket delivers goes through the store, then to the views

@@ -21,21 +21,40 @@ import { orderedSections, timersBySection } from "./store.js";
 
 /** A board up to this many timers is built whole at once; a bigger one builds a screenful first. */
 export const BUILD_AT_ONCE = 300;
-/** How many timers the first render of a big board builds: more than a tall screen shows. */
-export const BUILD_FIRST = 120;
+/**
+ * How many timers the first render of a big board builds: a tall screen's worth (a row is about
+ * 52 px), in whole sections. The sections below are built in slices right after the first frame
+ * (they are within BUILD_MARGIN): 120 here made that frame pay for 8 screens of rows.
+ */
+export const BUILD_FIRST = 30;
 /** How far from the screen a section's timers are built, so they are there before they show. */
 export const BUILD_MARGIN = "1500px 0px";
+/**
+ * How far from the screen a built section drops its timers' elements again (the store keeps the
+ * timers): the page then holds what is near the screen, however far the user scrolls. Well
+ * beyond BUILD_MARGIN, so a section scrolled past and back is not rebuilt each time.
+ */
+export const DROP_MARGIN = "6000px 0px";
+/** At most this many timers are built per task while sections come near: scrolling never waits on one long task. */
+export const BUILD_SLICE = 80;
 
 export class BoardView {
   /**
    * @param {HTMLElement} container #sections
-   * @param {{IntersectionObserver?: typeof IntersectionObserver | null}} [env] for tests (null: build everything at once)
+   * @param {{IntersectionObserver?: typeof IntersectionObserver | null, schedule?: (f: () => void) => void}} [env]
+   *   for tests: IntersectionObserver null builds everything at once; schedule runs the next build slice
    */
   constructor(container, env = {}) {
     this.container = container;
     this.IntersectionObserver = env.IntersectionObserver === undefined ? globalThis.IntersectionObserver ?? null : env.IntersectionObserver;
-    /** @type {IntersectionObserver | null} */
+    this.schedule = env.schedule ?? ((/** @type {() => void} */ f) => void setTimeout(f, 0));
+    /** Sees sections come within BUILD_MARGIN of the screen. @type {IntersectionObserver | null} */
     this.observer = null;
+    /** Sees sections go farther than DROP_MARGIN from the screen. @type {IntersectionObserver | null} */
+    this.farObserver = null;
+    /** Lazy sections near the screen, waiting for their slice, nearest first. @type {Map<string, number>} id → distance from the screen */
+    this.queue = new Map();
+    this.sliceScheduled = false;
     /**
      * Sections whose timers are not built yet (a big board's, far from the screen): their timers
      * are in the store, not in the DOM, until the section comes near the screen.
@@ -46,6 +65,8 @@ export class BoardView {
     this.board = null;
     /** Told the ids built after a render (a lazy section's), so the other views can draw on them. */
     this.onBuilt = (/** @type {string[]} */ _ids) => {};
+    /** Told the timer ids whose elements were dropped (a section far from the screen), so the other views let go of them. */
+    this.onDropped = (/** @type {string[]} */ _ids) => {};
     this.doc = container.ownerDocument;
     /** @type {Map<string, HTMLElement>} every section and timer element, by id */
     this.elements = new Map();
@@ -100,6 +121,11 @@ export class BoardView {
     return [...(this.timersOf.get(sectionId) ?? [])].map((id) => /** @type {Timer} */ (this.timers.get(id)));
   }
 
+  /** Whether a section's timers are all in the DOM (it is not a shell of a big board). @param {string} sectionId */
+  isBuilt(sectionId) {
+    return this.sections.has(sectionId) && !this.lazy.has(sectionId);
+  }
+
   /** Focus left a field: apply a collapse that was waiting for it. */
   settle() {
     for (const id of this.deferredCollapse) {
@@ -126,7 +152,10 @@ export class BoardView {
       const element = this.#createSection(section);
       const list = timers.get(section.id) ?? [];
       if (lazy && count >= BUILD_FIRST && list.length > 0) this.#defer(section.id, element, list.length);
-      else timerListOf(element).append(...list.map((t) => this.#createTimer(t)));
+      else {
+        timerListOf(element).append(...list.map((t) => this.#createTimer(t)));
+        if (lazy) this.#observe(element);
+      }
       count += list.length;
       return element;
     });
@@ -138,24 +167,66 @@ export class BoardView {
     this.lazy.add(id);
     element.dataset.built = "false";
     element.style.setProperty("--timers", String(timers));
+    this.#observe(element);
+  }
+
+  /** Watches a big board's section: built when it comes near the screen, dropped when it goes far. @param {HTMLElement} element */
+  #observe(element) {
     if (!this.observer) {
       const Observer = /** @type {typeof IntersectionObserver} */ (this.IntersectionObserver);
       this.observer = new Observer((entries) => {
-        const ids = entries.filter((e) => e.isIntersecting).flatMap((e) => this.#fill(/** @type {HTMLElement} */ (e.target)));
-        if (ids.length) this.onBuilt(ids);
+        for (const entry of entries) {
+          const id = /** @type {string} */ (/** @type {HTMLElement} */ (entry.target).dataset.id);
+          if (!entry.isIntersecting || !this.lazy.has(id)) continue;
+          const box = entry.boundingClientRect;
+          this.queue.set(id, box ? Math.max(0, box.top, -box.bottom) : 0);
+        }
+        this.#scheduleSlice();
       }, { rootMargin: BUILD_MARGIN });
+      this.farObserver = new Observer((entries) => {
+        for (const entry of entries) if (!entry.isIntersecting) this.#drop(/** @type {HTMLElement} */ (entry.target));
+      }, { rootMargin: DROP_MARGIN });
     }
     this.observer.observe(element);
+    this.farObserver?.observe(element);
+  }
+
+  #scheduleSlice() {
+    if (this.sliceScheduled || this.queue.size === 0) return;
+    this.sliceScheduled = true;
+    this.schedule(() => {
+      this.sliceScheduled = false;
+      this.#buildSlice();
+    });
+  }
+
+  /**
+   * Builds the timers of the queued sections nearest the screen, about BUILD_SLICE timers (whole
+   * sections), and leaves the rest to the next task.
+   */
+  #buildSlice() {
+    const nearest = [...this.queue].sort((a, b) => a[1] - b[1]).map(([id]) => id);
+    /** @type {string[]} */
+    const built = [];
+    let count = 0;
+    for (const id of nearest) {
+      if (count >= BUILD_SLICE) break;
+      this.queue.delete(id);
+      const ids = this.#fill(id);
+      built.push(...ids);
+      count += ids.length;
+    }
+    if (built.length) this.onBuilt(built);
+    this.#scheduleSlice();
   }
 
   /**
    * A lazy section came near the screen: builds its timers from the board last rendered.
-   * @param {HTMLElement} element @returns {string[]} the ids built (the section's and its timers')
+   * @param {string} id @returns {string[]} the ids built (the section's and its timers')
    */
-  #fill(element) {
-    const id = /** @type {string} */ (element.dataset.id);
-    this.observer?.unobserve(element);
-    if (!this.lazy.delete(id) || !this.board) return [];
+  #fill(id) {
+    const element = this.elements.get(id);
+    if (!element || !this.lazy.delete(id) || !this.board) return [];
     const timers = [...this.board.timers.values()].filter((t) => t.sectionID === id).sort(compareByOrder);
     this.patching = true;
     try {
@@ -166,6 +237,33 @@ export class BoardView {
     delete element.dataset.built;
     element.style.removeProperty("--timers");
     return [id, ...timers.map((t) => t.id)];
+  }
+
+  /**
+   * A built section went far from the screen: its timers' elements go (the store keeps the
+   * timers) and it is a shell again, rebuilt when it comes near. Not while the user is in it.
+   * @param {HTMLElement} element
+   */
+  #drop(element) {
+    const id = /** @type {string} */ (element.dataset.id);
+    this.queue.delete(id);
+    const ids = [...(this.timersOf.get(id) ?? [])];
+    if (this.lazy.has(id) || ids.length === 0 || element.contains(this.doc.activeElement)) return;
+    this.patching = true;
+    try {
+      timerListOf(element).replaceChildren();
+    } finally {
+      this.patching = false;
+    }
+    for (const timerId of ids) {
+      this.timers.delete(timerId);
+      this.elements.delete(timerId);
+    }
+    this.timersOf.set(id, new Set());
+    this.lazy.add(id);
+    element.dataset.built = "false";
+    element.style.setProperty("--timers", String(ids.length));
+    this.onDropped(ids);
   }
 
   /** @param {Section} section */
@@ -233,7 +331,9 @@ export class BoardView {
   #patchSection(section) {
     const before = this.sections.get(section.id);
     if (!before) {
-      this.#createSection(section);
+      const element = this.#createSection(section);
+      // On a big board, a new section drops its timers when it goes far from the screen, as the others do.
+      if (this.observer) this.#observe(element);
       return true;
     }
     const element = /** @type {HTMLElement} */ (this.elements.get(section.id));
@@ -298,7 +398,12 @@ export class BoardView {
     this.timersOf.delete(id);
     this.sections.delete(id);
     const element = this.elements.get(id);
-    if (this.lazy.delete(id) && element) this.observer?.unobserve(element);
+    this.lazy.delete(id);
+    this.queue.delete(id);
+    if (element) {
+      this.observer?.unobserve(element);
+      this.farObserver?.unobserve(element);
+    }
     this.#remove(id);
   }
 

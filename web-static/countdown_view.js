@@ -20,22 +20,23 @@ export class CountdownView {
    * @param {{
    *   elements: Map<string, HTMLElement>,
    *   clock: {serverNow(): number},
-   *   timersIn?: (sectionId: string) => Timer[],
+   *   sectionTimers?: (board: Board, sectionIds: Set<string>) => Map<string, Timer[]>,
    *   onFinished?: (timer: Timer) => void,
    *   onCleared?: (id: string) => void,
    *   setTimeout?: (f: () => void, ms: number) => any,
    *   clearTimeout?: (handle: any) => void,
    * }} options
-   *   timersIn: a section's timers as shown (BoardView.timersIn), for its run button
+   *   sectionTimers: these sections' timers in `board`, shown or not, for their run buttons (default:
+   *   one pass over the board; the page answers a built section from its view, see BoardSession)
    *   onFinished: a shown timer has just finished; onCleared: it is no longer finished (or gone)
    */
   constructor({
-    elements, clock, timersIn = () => [], onFinished = () => {}, onCleared = () => {},
+    elements, clock, sectionTimers = timersOfSections, onFinished = () => {}, onCleared = () => {},
     setTimeout = (f, ms) => globalThis.setTimeout(f, ms), clearTimeout = (handle) => globalThis.clearTimeout(handle),
   }) {
     this.elements = elements;
     this.clock = clock;
-    this.timersIn = timersIn;
+    this.sectionTimers = sectionTimers;
     this.onFinished = onFinished;
     this.onCleared = onCleared;
     this.setTimeout = setTimeout;
@@ -75,9 +76,11 @@ export class CountdownView {
   #syncTimer(timer, now, sections) {
     const element = this.elements.get(timer.id);
     const before = this.shown.get(timer.id);
-    if (!element || (before && before.timer === timer && before.element === element)) return;
+    if (before && before.timer === timer && before.element === element) return;
+    // The section's button reads the board's timers, built or not: a far section's "Start all" too.
     sections.add(timer.sectionID);
     if (before) sections.add(before.timer.sectionID);
+    if (!element) return;
     renderRunState(element, timer.run.status);
     const entry = { timer, element, text: before?.element === element ? before.text : countdownOf(element).textContent ?? "" };
     this.shown.set(timer.id, entry);
@@ -97,6 +100,18 @@ export class CountdownView {
     this.onCleared(id);
   }
 
+  /**
+   * The elements of these timers were dropped (their section went far from the screen): stop
+   * drawing on them. Not a clear: a finished timer's alert stays. They are drawn again when built.
+   * @param {Iterable<string>} ids
+   */
+  detach(ids) {
+    for (const id of ids) {
+      this.shown.delete(id);
+      this.running.delete(id);
+    }
+  }
+
   /** Redraws every countdown: the clock's estimate changed, or the page is visible again. */
   redraw() {
     const now = this.clock.serverNow();
@@ -106,6 +121,8 @@ export class CountdownView {
 
   /** @param {Board} board @param {Set<string>} ids the sections to look at */
   #syncSections(board, ids) {
+    if (ids.size === 0) return;
+    const timers = this.sectionTimers(board, ids);
     for (const id of ids) {
       const section = board.sections.get(id);
       const element = this.elements.get(id);
@@ -113,7 +130,7 @@ export class CountdownView {
         this.sections.delete(id);
         continue;
       }
-      renderSectionRun(element, sectionRunState(this.timersIn(id)));
+      renderSectionRun(element, sectionRunState(timers.get(id) ?? []));
       this.sections.set(id, { section, element });
     }
   }
@@ -139,6 +156,17 @@ export class CountdownView {
     // Rounded up: waking a moment early would draw nothing and need another wake-up.
     if (wait !== Infinity) this.wakeUp = this.setTimeout(() => this.#tick(), Math.max(1, Math.ceil(wait)));
   }
+}
+
+/**
+ * Each of these sections' timers in `board`, in one pass over its timers (in no particular order).
+ * @param {Board} board @param {Set<string>} sectionIds @returns {Map<string, Timer[]>}
+ */
+export function timersOfSections(board, sectionIds) {
+  /** @type {Map<string, Timer[]>} */
+  const result = new Map([...sectionIds].map((id) => [id, []]));
+  for (const timer of board.timers.values()) result.get(timer.sectionID)?.push(timer);
+  return result;
 }
 
 /**

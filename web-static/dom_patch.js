@@ -59,36 +59,14 @@ function h(doc, tag, attributes = {}, children = []) {
   return element;
 }
 
-/** Small stroke icons; paths are constants, never data. */
-const ICONS = {
-  chevron: "M6 9l6 6 6-6",
-  up: "M12 19V5M5 12l7-7 7 7",
-  down: "M12 5v14M19 12l-7 7-7-7",
-  delete: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3",
-  play: "M7 4.5v15l12.5-7.5z",
-  pause: "M8.5 5v14M15.5 5v14",
-  reset: "M4 12a8 8 0 1 0 2.6-5.9M4 4v5h5",
-  bell: "M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15zM10 20.5a2 2 0 0 0 4 0",
-};
+/**
+ * The icons style.css draws: an element shows one with data-icon (no element of its own).
+ * @typedef {"chevron" | "up" | "down" | "delete" | "play" | "pause" | "reset" | "bell"} IconName
+ */
 
-/** @param {Document} doc @param {keyof typeof ICONS} name */
-function icon(doc, name) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = doc.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("class", "icon");
-  const path = doc.createElementNS(ns, "path");
-  path.setAttribute("d", ICONS[name]);
-  svg.append(path);
-  return svg;
-}
-
-/** @param {Document} doc @param {string} className @param {string} label @param {keyof typeof ICONS} name */
+/** @param {Document} doc @param {string} className @param {string} label @param {IconName} name */
 function iconButton(doc, className, label, name) {
-  return h(doc, "button", { type: "button", class: `icon-button ${className}`, "aria-label": label, title: label }, [
-    icon(doc, name),
-  ]);
+  return h(doc, "button", { type: "button", class: `icon-button ${className}`, "aria-label": label, title: label, "data-icon": name });
 }
 
 /** @param {Document} doc @param {string} className @param {string} label @param {Record<string, string>} [extra] */
@@ -288,11 +266,10 @@ const TOGGLE = {
  * (aria-labelledby: a hidden word and the title input, whose value names it), so a rename touches
  * nothing here and a state change touches only the word.
  * @param {Document} doc @param {string} className @param {string} labelId @param {string} words
- * @param {string} titleId @param {keyof typeof ICONS} iconName
+ * @param {string} titleId @param {IconName} iconName
  */
 function runButton(doc, className, labelId, words, titleId, iconName) {
-  return h(doc, "button", { type: "button", class: `icon-button ${className}`, "aria-labelledby": `${labelId} ${titleId}`, title: words }, [
-    icon(doc, iconName),
+  return h(doc, "button", { type: "button", class: `icon-button ${className}`, "aria-labelledby": `${labelId} ${titleId}`, title: words, "data-icon": iconName }, [
     h(doc, "span", { class: "visually-hidden run-words", id: labelId }, [words]),
   ]);
 }
@@ -300,8 +277,7 @@ function runButton(doc, className, labelId, words, titleId, iconName) {
 /** A section's start/pause-all button, named like runButton: "Start all timers in Prep". @param {Document} doc @param {string} sectionId @param {string} titleId */
 function sectionRunButton(doc, sectionId, titleId) {
   const labelId = `section-run-label-${sectionId}`;
-  return h(doc, "button", { type: "button", class: "button section-run", "data-action": "start", "aria-labelledby": `${labelId} ${titleId}` }, [
-    icon(doc, "play"),
+  return h(doc, "button", { type: "button", class: "button section-run", "data-action": "start", "aria-labelledby": `${labelId} ${titleId}`, "data-icon": "play" }, [
     h(doc, "span", { class: "section-run-label", "aria-hidden": "true" }, ["Start all"]),
     h(doc, "span", { class: "visually-hidden run-words", id: labelId }, ["Start all timers in"]),
   ]);
@@ -317,10 +293,9 @@ function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
 
-/** @param {Element} button @param {keyof typeof ICONS} name */
-function setIcon(button, name) {
-  const path = button.querySelector("path");
-  if (path) setAttribute(path, "d", ICONS[name]);
+/** @param {Element} element @param {IconName} name */
+function setIcon(element, name) {
+  setAttribute(element, "data-icon", name);
 }
 
 /** @param {HTMLElement} timer [data-kind=timer] @returns {HTMLElement} its countdown */
@@ -383,8 +358,7 @@ export function showTimerAlert(area, id, text) {
     setText(/** @type {HTMLElement} */ (existing.querySelector(".timer-alert-text")), text);
     return;
   }
-  area.append(h(doc, "div", { class: "timer-alert", role: "alert", "data-timer-id": id }, [
-    icon(doc, "bell"),
+  area.append(h(doc, "div", { class: "timer-alert", role: "alert", "data-timer-id": id, "data-icon": "bell" }, [
     h(doc, "span", { class: "timer-alert-text" }, [text]),
     h(doc, "button", { type: "button", class: "button alert-dismiss", "aria-label": `Dismiss: ${text}` }, ["OK"]),
   ]));

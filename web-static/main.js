@@ -1,20 +1,23 @@
 // @ts-check
 // Bootstrap: picks the page from the path (`/` start page, `/b/ID#role=SECRET` a board) and holds
 // the one delegated listener per event type, on the document: handlers find their element with
-// closest() and hand the user's intent to the board's session (board_session.js), the field editor
-// (field_edit.js), the dialogs (board_dialogs.js) or a page action here.
+// closest() and hand the user's intent to its one owner: the board's session (board_session.js),
+// a field (field_edit.js), a form or button of the board (board_actions.js), a dialog
+// (share_dialog.js, owner_panel.js) or the start page (start_page.js).
 
-import { ENDED, KIND, ROLE } from "./constants.js";
+import { ENDED, ROLE } from "./constants.js";
 import { BoardApi } from "./board_api.js";
-import { OwnerPanel, ShareDialog, copyField } from "./board_dialogs.js";
-import { withLinks, withoutBoard } from "./board_list.js";
+import * as actions from "./board_actions.js";
 import { BoardSession } from "./board_session.js";
-import { armButton, fillSectionMenu, renderBoardLinks, renderEnded, renderRole, revertField } from "./dom_patch.js";
-import { commitField, fieldInput, parseField, parseTitle } from "./field_edit.js";
+import { armButton, renderEnded, renderRole, revertField } from "./dom_patch.js";
+import { commitField, fieldInput } from "./field_edit.js";
 import { boardIdFromPath, parseFragment } from "./links.js";
+import { OwnerPanel } from "./owner_panel.js";
 import * as protocol from "./protocol.js";
+import { ShareDialog, copyField } from "./share_dialog.js";
+import { StartPage } from "./start_page.js";
 import { StatusView } from "./status_view.js";
-import { cleanName, loadBoards, loadName, saveName, updateBoards } from "./storage.js";
+import { loadBoards, loadName } from "./storage.js";
 
 const doc = document;
 const api = new BoardApi();
@@ -24,6 +27,8 @@ let board = null;
 /** The board page's dialogs (null on the start page). */
 let dialogs = /** @type {{share: ShareDialog, owner: OwnerPanel} | null} */ (null);
 const status = new StatusView(byId("connection"), byId("toasts"));
+/** The start page (null on a board's page). @type {StartPage | null} */
+let startPage = null;
 
 /** @param {string} id */
 function byId(id) {
@@ -43,14 +48,11 @@ function start() {
 
 /** The start page lists the boards this browser opened, and nothing else: no board is public. */
 function openStartPage() {
-  byId("start-page").hidden = false;
-  renderStartList();
+  const page = new StartPage({ page: byId("start-page"), list: byId("recent-boards"), api, status, navigate: (url) => location.assign(url) });
+  startPage = page;
+  page.open();
   // Another tab of this browser opened, renamed or forgot a board.
-  addEventListener("storage", renderStartList);
-}
-
-function renderStartList() {
-  renderBoardLinks(byId("recent-boards"), loadBoards(), "Boards you create or open in this browser show up here.");
+  addEventListener("storage", () => page.render());
 }
 
 /** @param {string} id */
@@ -163,8 +165,8 @@ const HANDLERS = {
   /** @param {FocusEvent} event */
   focusin(event) {
     const target = /** @type {HTMLElement} */ (event.target);
-    if (target.matches(".timer-section")) fillMoveMenu(/** @type {HTMLSelectElement} */ (target));
-    tellEditing();
+    if (board && target.matches(".timer-section")) actions.fillMoveMenu(board, /** @type {HTMLSelectElement} */ (target));
+    if (board) actions.tellEditing(board);
   },
 
   /** @param {FocusEvent} event */
@@ -175,32 +177,26 @@ const HANDLERS = {
     const input = fieldInput(target);
     if (input) commitField(input, board);
     if (target instanceof HTMLButtonElement) armButton(target, null);
-    if (target.matches("#user-name")) setName(/** @type {HTMLInputElement} */ (target));
+    if (board && target.matches("#user-name")) actions.setName(board, /** @type {HTMLInputElement} */ (target));
     // Once focus has landed, a collapse that waited for the user can happen, and the others learn
     // what (if anything) the user edits now.
     setTimeout(() => {
-      board?.view.settle();
-      tellEditing();
+      if (!board) return;
+      board.view.settle();
+      actions.tellEditing(board);
     }, 0);
   },
 
   /** @param {Event} event */
   change(event) {
     const target = /** @type {HTMLElement} */ (event.target);
-    if (target.matches(".timer-section")) return moveTimerToSection(/** @type {HTMLSelectElement} */ (target));
+    if (board && target.matches(".timer-section")) return actions.moveTimerToSection(board, /** @type {HTMLSelectElement} */ (target));
     if (target.matches("#sound-toggle")) return board?.setSound(/** @type {HTMLInputElement} */ (target).checked);
     // Number inputs: the spinner arrows commit at once; typing commits on Enter or blur.
     const input = fieldInput(target);
     if (input && input.type === "number") commitField(input, board);
   },
 };
-
-/** Presence: the section or timer whose title, minutes or seconds has the focus, if any. */
-function tellEditing() {
-  if (!board) return;
-  const input = fieldInput(doc.activeElement);
-  board.connection.setEditing(input ? /** @type {HTMLElement} */ (input.closest("[data-kind]")).dataset.id ?? null : null);
-}
 
 /** @type {Record<string, (id: string, button: HTMLButtonElement) => void>} */
 const CLICK_ACTIONS = {
@@ -212,14 +208,14 @@ const CLICK_ACTIONS = {
   "replace-link": (_id, button) => dialogs?.owner.askReplace(button.dataset.role === ROLE.view ? ROLE.view : ROLE.edit),
   "replace-confirm": () => dialogs?.owner.confirmReplace(),
   "replace-cancel": () => dialogs?.owner.cancelReplace(),
-  "board-forget": forgetBoard,
+  "board-forget": (id, button) => startPage?.forget(id, button),
   "section-toggle": (id) => board?.toggleSection(id),
   "section-move-up": (id) => board?.moveSection(id, -1),
   "section-move-down": (id) => board?.moveSection(id, 1),
-  "section-delete": deleteSection,
+  "section-delete": (id, button) => board && actions.deleteSection(board, id, button),
   "timer-move-up": (id) => board?.moveTimer(id, -1),
   "timer-move-down": (id) => board?.moveTimer(id, 1),
-  "timer-delete": (id, button) => keepFocusNear(button, () => board?.edit([protocol.deleteTimer({ id })])),
+  "timer-delete": (id, button) => board && actions.deleteTimer(board, id, button),
   "timer-toggle": (id) => board?.toggleTimer(id),
   "timer-reset": (id) => board?.resetTimer(id),
   "section-run": (id, button) => {
@@ -232,145 +228,12 @@ const CLICK_ACTIONS = {
 
 /** @type {Record<string, (form: HTMLFormElement) => void>} */
 const SUBMIT_ACTIONS = {
-  "name-form": (form) => setName(/** @type {HTMLInputElement} */ (form.elements.namedItem("name"))),
-  "new-board": createBoard,
+  "name-form": (form) => board && actions.setName(board, /** @type {HTMLInputElement} */ (form.elements.namedItem("name"))),
+  "new-board": (form) => startPage?.create(form),
   "rename-board": () => dialogs?.owner.rename(),
   "delete-board": () => dialogs?.owner.deleteBoard(),
-  "add-section": addSection,
-  "add-timer": addTimer,
+  "add-section": (form) => board && actions.addSection(board, form),
+  "add-timer": (form) => board && actions.addTimer(board, form),
 };
-
-// MARK: edits from forms and menus
-
-/** @param {HTMLFormElement} form */
-function addSection(form) {
-  if (!board) return;
-  const input = /** @type {HTMLInputElement} */ (form.elements.namedItem("title"));
-  const title = parseTitle(input.value, board.limits.maxTitleLength);
-  if ("error" in title) return status.toast(title.error);
-  const id = protocol.newEntityId(KIND.section);
-  board.edit([protocol.addSection({ id, title: title.value, position: protocol.position.first })]);
-  form.reset();
-}
-
-/** @param {HTMLFormElement} form */
-function addTimer(form) {
-  if (!board) return;
-  const sectionID = /** @type {HTMLElement} */ (form.closest("[data-kind=section]")).dataset.id ?? "";
-  const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
-  const limits = board.limits;
-  const title = parseField("title", value("title"), limits);
-  // Empty minutes or seconds mean 0: "Eggs, 7 min" should not need a 0 typed in.
-  const minutes = parseField("minutes", value("minutes") || "0", limits);
-  const seconds = parseField("seconds", value("seconds") || "0", limits);
-  const error = [title, minutes, seconds].find((p) => "error" in p);
-  if (error && "error" in error) return status.toast(error.error);
-  const [t, m, s] = /** @type {{value: any}[]} */ ([title, minutes, seconds]).map((p) => p.value);
-  board.edit([protocol.addTimer({ id: protocol.newEntityId(KIND.timer), sectionID, title: t, minutes: m, seconds: s, position: protocol.position.first })]);
-  form.reset();
-  /** @type {HTMLInputElement} */ (form.elements.namedItem("title")).focus();
-}
-
-/** @param {HTMLSelectElement} select */
-function moveTimerToSection(select) {
-  const id = /** @type {HTMLElement} */ (select.closest("[data-kind=timer]")).dataset.id ?? "";
-  const sectionID = select.value;
-  select.value = "";
-  board?.moveTimerToSection(id, sectionID);
-}
-
-/** @param {HTMLSelectElement} select */
-function fillMoveMenu(select) {
-  if (!board) return;
-  const id = /** @type {HTMLElement} */ (select.closest("[data-kind=timer]")).dataset.id ?? "";
-  if (board.store.displayed.timers.has(id)) fillSectionMenu(select, board.otherSections(id));
-}
-
-/**
- * Deleting a section deletes its timers for everyone, so a section with timers asks for a
- * second press (the button is armed until it loses focus).
- * @param {string} id @param {HTMLButtonElement} button
- */
-function deleteSection(id, button) {
-  if (!board) return;
-  const count = board.timerCount(id);
-  if (count > 0 && !button.dataset.armed) {
-    const prompt = `Press again to delete this section and its ${count === 1 ? "timer" : `${count} timers`}`;
-    armButton(button, prompt);
-    status.toast(`${prompt}.`);
-    return;
-  }
-  keepFocusNear(button, () => board?.edit([protocol.deleteSection({ id })]));
-}
-
-/**
- * Runs a delete that removes the row of `button`. If the button had the focus, the focus goes to
- * the same button of the next row (else of the previous one, else to the nearest "add" field), so
- * a keyboard user keeps their place instead of being sent back to the top of the page.
- * @param {HTMLButtonElement} button @param {() => void} remove
- */
-function keepFocusNear(button, remove) {
-  const row = /** @type {HTMLElement} */ (button.closest("[data-kind]"));
-  const hadFocus = doc.activeElement === button;
-  const same = `.${[...button.classList].find((name) => name in CLICK_ACTIONS)}`;
-  const candidates = [row.nextElementSibling?.querySelector(same), row.previousElementSibling?.querySelector(same),
-    row.dataset.kind === KIND.timer ? row.closest("[data-kind=section]")?.querySelector(".add-timer [name=title]") : byId("add-section-title")];
-  remove();
-  if (!hadFocus || button.isConnected) return;
-  const next = /** @type {HTMLElement | undefined} */ (candidates.find((element) => element?.isConnected));
-  next?.focus();
-}
-
-// MARK: page actions
-
-/**
- * Creating a board: the server shows its owner secret this once, so this browser keeps all three
- * links before it opens the owner link.
- * @param {HTMLFormElement} form
- */
-async function createBoard(form) {
-  const title = /** @type {HTMLInputElement} */ (form.elements.namedItem("title")).value.trim();
-  const button = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
-  button.disabled = true;
-  try {
-    const created = await api.createBoard(title);
-    updateBoards((list) => withLinks(list, created.id, created.links, { title: created.title ?? title, now: Date.now() }));
-    location.assign(created.url);
-  } catch (error) {
-    status.toast(`Could not create the board: ${/** @type {Error} */ (error).message}`);
-    button.disabled = false;
-  }
-}
-
-/**
- * "Forget" on the start page: the first press arms the button (the link may be the only copy of
- * an owner link), the second forgets the board in this browser. The board itself stays.
- * @param {string} id @param {HTMLButtonElement} button
- */
-function forgetBoard(id, button) {
-  if (!button.dataset.armed) {
-    armButton(button, "Press again to forget this board on this device");
-    return;
-  }
-  updateBoards((list) => withoutBoard(list, id));
-  renderStartList();
-}
-
-/**
- * The user typed a new name: remember it and tell the others (a fresh hello). An empty name
- * shows the current one again.
- * @param {HTMLInputElement} input
- */
-function setName(input) {
-  if (!board) return;
-  const name = cleanName(input.value);
-  if (!name) {
-    input.value = board.connection.name ?? "";
-    return;
-  }
-  input.value = name;
-  saveName(name);
-  board.connection.rename(name);
-}
 
 start();

@@ -8,13 +8,22 @@ import Synchronization
 ///
 /// Hummingbird's own auto-ping does the same with a task, a sleep and a timer per connection:
 /// about 3.8 KB of every idle connection's memory (docs/performance.md).
+///
+/// It also knows when every connection is gone: when the server stops, connections (which hold
+/// no task the server would wait for) are sent a close by their handlers, and the heartbeat's
+/// service ends only when they have all closed, or `shutdownGrace` has passed.
 package final class Heartbeat: Service, Sendable {
     package let interval: Duration
+    package let shutdownGrace: Duration
     private let connections = Mutex<[Int: Outbound]>([:])
 
-    package init(interval: Duration) {
+    package init(interval: Duration, shutdownGrace: Duration = .seconds(10)) {
         self.interval = interval
+        self.shutdownGrace = shutdownGrace
     }
+
+    /// Connections registered and not yet closed.
+    package var connectionCount: Int { connections.withLock(\.count) }
 
     package func register(_ outbound: Outbound) {
         connections.withLock { $0[outbound.id] = outbound }
@@ -43,6 +52,20 @@ package final class Heartbeat: Service, Sendable {
                 guard (try? await Task.sleep(for: self.interval)) != nil else { return }
                 self.beat()
             }
+        }
+        await waitForConnectionsToClose()
+    }
+
+    /// Closes every connection still open (the server has stopped; its handlers have been
+    /// asked already, this also reaches one that upgraded meanwhile) and waits until they are
+    /// gone or the grace has passed.
+    private func waitForConnectionsToClose() async {
+        let deadline = ContinuousClock.now + shutdownGrace
+        for outbound in connections.withLock({ Array($0.values) }) {
+            outbound.disconnect(.normalClosure, reason: "the server is shutting down")
+        }
+        while connectionCount > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
         }
     }
 }

@@ -46,20 +46,17 @@ package final class Outbound: Sendable, Identifiable {
         writer = .makeEmptyBox(valueType: FrameWriter.self, eventLoop: eventLoop)
     }
 
-    /// Puts the writer first in `channel`'s pipeline, next to the socket: the frames are
-    /// already framed, so they skip every handler. Hummingbird's own frames (pongs, close) come
-    /// through the pipeline as whole frames too, so the two never interleave within a frame.
-    /// `close` closes the WebSocket when the queue overflows or `disconnect` is called.
-    package func attach(to channel: any Channel, close: @escaping @Sendable (WebSocketErrorCode, String) -> Void) async throws {
+    /// Puts the writer first in the channel's pipeline, next to the socket: the frames are
+    /// already framed, so they skip every handler. On the channel's event loop. `close` starts
+    /// the WebSocket's closing handshake when the queue overflows or `disconnect` is called.
+    package func attach(
+        to pipeline: ChannelPipeline.SynchronousOperations,
+        close: @escaping @Sendable (WebSocketErrorCode, String) -> Void
+    ) throws {
         self.close.withLock { $0 = close }
-        // One hop to the event loop for both handlers: every await here grows the session
-        // task's stack for as long as the connection lives (two hops cost ~3.5 KB per idle one).
-        try await eventLoop.submit {
-            let handler = FrameWriter(outbound: self)
-            try channel.pipeline.syncOperations.addHandler(handler, position: .first)
-            try FrameRulesGuard.add(to: channel.pipeline.syncOperations)
-            self.writer.value = handler
-        }.get()
+        let handler = FrameWriter(outbound: self)
+        try pipeline.addHandler(handler, position: .first)
+        writer.value = handler
     }
 
     /// What `enqueue` did.
@@ -142,6 +139,20 @@ package final class Outbound: Sendable, Identifiable {
         let frames = state.withLock { state -> [OutboundFrame] in
             state.drainScheduled = false
             guard state.writable else { return [] }
+            let frames = state.frames
+            state.frames = []
+            return frames
+        }
+        guard !frames.isEmpty, let writer = writer.value else { return }
+        writer.write(frames)
+    }
+
+    /// Writes what is queued, whether or not the socket has room, and nothing after it: the
+    /// server's close frame goes next. On the event loop.
+    package func flushBeforeClose() {
+        let frames = state.withLock { state -> [OutboundFrame] in
+            state.isOpen = false
+            state.writable = false  // no drain writes anything after the close
             let frames = state.frames
             state.frames = []
             return frames

@@ -13,13 +13,70 @@ struct TimerBoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerboard",
         abstract: "A real-time collaboration server for boards of timers.",
-        subcommands: [Serve.self, Bench.self, ResetLinks.self],
+        subcommands: [Serve.self, Bench.self, ResetLinks.self, Backup.self, Export.self, Import.self],
         defaultSubcommand: Serve.self
     )
+
+    /// The commands whose options also come from `TIMERBOARD_` variables (`EnvironmentOptions`):
+    /// the server and the operator's commands, which then find the same data directory. `bench`
+    /// is a developer's tool and reads its command line only.
+    static let environmentCommands: [any ParsableCommand.Type] = [Serve.self, ResetLinks.self, Backup.self, Export.self, Import.self]
+
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var head: [String] = []
+        var command: any ParsableCommand.Type = Serve.self
+        if let first = arguments.first, let named = configuration.subcommands.first(where: { $0._commandName == first }) {
+            head = [first]
+            arguments.removeFirst()
+            command = named
+        } else if let first = arguments.first, ["help", "-h", "--help"].contains(first) {
+            return await main(arguments)
+        }
+        guard environmentCommands.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(command) }) else {
+            return await main(head + arguments)
+        }
+        let filled: (arguments: [String], fromEnvironment: [EnvironmentOptions.Setting])
+        do {
+            filled = try EnvironmentOptions(for: command).fill(arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        let parsed: any ParsableCommand
+        do {
+            parsed = try await asyncParseAsRoot(head + filled.arguments)
+        } catch {
+            if exitCode(for: error) != .success, !filled.fromEnvironment.isEmpty {
+                let names = filled.fromEnvironment.map { "\($0.variable) (--\($0.name))" }.joined(separator: ", ")
+                FileHandle.standardError.write(Data("Note: from the environment: \(names)\n".utf8))
+            }
+            exit(withError: error)
+        }
+        do {
+            var command = parsed
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
+extension LogFormat: ExpressibleByArgument {}
+
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve boards over HTTP and WebSocket.")
+    static let configuration = CommandConfiguration(
+        abstract: "Serve boards over HTTP and WebSocket.",
+        discussion: """
+            Every option can also be set in the environment: TIMERBOARD_ and the option's name in capitals, \
+            with _ for - (--max-ops-per-edit: TIMERBOARD_MAX_OPS_PER_EDIT). A repeatable option takes a \
+            comma-separated list, an on/off flag true or false. The command line wins over the environment.
+            """
+    )
     /// Every flag's default comes from the server's one configuration type, never repeated here.
     private static let defaults = ServerConfiguration()
 
@@ -61,7 +118,7 @@ struct Serve: AsyncParsableCommand {
     var boardsPerMinute = defaults.boardsPerMinute
     @Option(help: "Boards one client address may create at once before --boards-per-minute applies.") var boardBurst = defaults.boardBurst
     @Option(help: "Edit outcomes remembered per board in all, for idempotent resends.") var outcomesPerBoard = defaults.outcomesPerBoard
-    @Option(help: "The operator's secret for listing every board (at least 16 characters); also TIMERBOARD_ADMIN_TOKEN.")
+    @Option(help: "The operator's secret for listing every board (at least 16 characters); better in TIMERBOARD_ADMIN_TOKEN than on a command line.")
     var adminToken: String?
     @Option(help: "Most WebSocket connections open at once; more are answered 503.") var maxConnections = defaults.maxConnections
     @Option(help: "Most WebSocket connections open at once from one client address; more are answered 503.")
@@ -79,7 +136,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds connections get to finish after SIGTERM before the rest are closed.") var shutdownGraceSeconds = Serve.seconds(
         defaults.shutdownGrace
     )
+    @Option(help: "Seconds /ready answers 503 after SIGTERM, while everything still serves, before the shutdown begins.")
+    var drainSeconds = Serve.seconds(defaults.drainDelay)
+    @Option(help: "A proxy (address or CIDR network) whose X-Forwarded-For / X-Real-IP name the client for per-address limits; repeatable.")
+    var trustedProxy: [String] = []
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+    @Option(help: "Log format: text (for people) or json (one object per line).") var logFormat = LogFormat.text
 
     func validate() throws {
         for (flag, value) in [
@@ -90,8 +152,21 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("\(flag) must be at least 1")
         }
         if shutdownGraceSeconds < 0 { throw ValidationError("--shutdown-grace-seconds must not be negative") }
-        if let token = adminToken ?? ProcessInfo.processInfo.environment["TIMERBOARD_ADMIN_TOKEN"], token.count < 16 {
+        if drainSeconds < 0 { throw ValidationError("--drain-seconds must not be negative") }
+        if let token = adminToken, token.count < 16 {
             throw ValidationError("the admin token must be at least 16 characters: it guards every board")
+        }
+        if Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(logLevel)'")
+        }
+        _ = try trustedProxies()
+    }
+
+    private func trustedProxies() throws -> TrustedProxies {
+        do {
+            return TrustedProxies(try trustedProxy.map { text throws(IPNetwork.ParseError) in try IPNetwork(parsing: text) })
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error)")
         }
     }
 
@@ -120,7 +195,7 @@ struct Serve: AsyncParsableCommand {
         configuration.boardsPerMinute = boardsPerMinute
         configuration.boardBurst = boardBurst
         configuration.outcomesPerBoard = outcomesPerBoard
-        configuration.adminToken = adminToken ?? ProcessInfo.processInfo.environment["TIMERBOARD_ADMIN_TOKEN"]
+        configuration.adminToken = adminToken
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.headerTimeout = .seconds(headerTimeoutSeconds)
@@ -128,11 +203,21 @@ struct Serve: AsyncParsableCommand {
         configuration.maxHeaderBytes = maxHeaderBytes
         configuration.helloTimeout = .seconds(helloTimeoutSeconds)
         configuration.shutdownGrace = .seconds(shutdownGraceSeconds)
+        configuration.drainDelay = .seconds(drainSeconds)
+        configuration.trustedProxies = try trustedProxies()
 
+        if logFormat == .json {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        }
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let app = try buildApplication(configuration: configuration, logger: logger)
-        try await app.runService()
+        if let files = OpenFileLimit.raiseToHardLimit() {
+            logger.info("each connection is an open file; this process may open \(files.soft)")
+        }
+        for variable in EnvironmentOptions(for: Serve.self).unknownVariables(in: ProcessInfo.processInfo.environment) {
+            logger.warning("ignoring an environment variable that names no option of serve", metadata: ["tb.variable": "\(variable)"])
+        }
+        try await runServer(configuration: configuration, logger: logger)
     }
 }
 

@@ -118,16 +118,28 @@ import Testing
         #expect(!channel.isActive)
     }
 
-    @Test func atShutdownASilentConnectionClosesAtOnceAndAnyOtherWhenTheGraceEnds() throws {
+    @Test func atShutdownASilentConnectionClosesAtOnceAndAnHTTPOneWhenTheGraceEnds() throws {
         let settings = Self.settings { $0.shutdownGrace = .seconds(10) }
         let silent = try Self.channel(settings)
+        let http = try Self.channel(settings)
+        try http.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+        for channel in [silent, http] { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+        #expect(!silent.isActive)
+        #expect(http.isActive)
+        http.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(!http.isActive)
+    }
+
+    /// An admitted upgrade leaves nothing to guard but its slot: the guard leaves the pipeline
+    /// (an idle WebSocket does not carry it), and the connection's close gives the slot back.
+    @Test func anAdmittedWebSocketIsNoLongerGuardedAndItsCloseGivesBackTheSlot() throws {
+        let settings = Self.settings()
         let webSocket = try Self.channel(settings)
         try webSocket.writeInbound(ByteBuffer(string: Self.upgrade))
-        for channel in [silent, webSocket] { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
-        #expect(!silent.isActive)
-        #expect(webSocket.isActive)
-        webSocket.embeddedEventLoop.advanceTime(by: .seconds(10))
-        #expect(!webSocket.isActive)
+        #expect(try webSocket.readInbound(as: HTTPServerRequestPart.self) != nil)
+        #expect(throws: (any Error).self) { try webSocket.pipeline.syncOperations.handler(type: ConnectionGuard.self) }
+        #expect(settings.limiter.total == 1)
+        _ = try webSocket.finish()
         #expect(settings.limiter.total == 0)
     }
 }

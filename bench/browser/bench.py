@@ -19,8 +19,9 @@ in a fresh browser context and measures:
   (CDP Performance.getMetrics deltas: TaskDuration, ScriptDuration, RecalcStyleDuration,
   LayoutDuration), alternately for the first section (on screen) and the middle one (off screen).
 
-`--web-root` serves another copy of the client (for example `git archive <commit> web-static`, to
-measure an older client against the same server). Not a test: it prints figures, asserts nothing.
+`--web-root` serves another copy of the client; `--before DIR` measures a second copy in the same run,
+size by size (for example `git archive <commit> web-static | tar -x -C /tmp/before`), each on a server
+of its own from the same binary. Not a test: it prints figures, asserts nothing.
 """
 import argparse
 import json
@@ -38,6 +39,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 from raw_websocket import RawClient  # noqa: E402  (the tests' dependency-free WebSocket client)
+from conftest import BoardRef  # noqa: E402  (a board id with its secrets)
 
 BINARY = Path(os.environ.get("TIMERBOARD_BIN", ROOT / ".build" / "debug" / "timerboard"))
 CHROMIUM = os.environ.get("TIMERBOARD_CHROMIUM", "/usr/bin/chromium")
@@ -94,12 +96,13 @@ class Server:
         self.data.cleanup()
 
 
-def create_board(port: int, title: str) -> str:
+def create_board(port: int, title: str) -> BoardRef:
+    """A new board, with its secrets (boards are reached through capability links)."""
     import urllib.request
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/boards", data=json.dumps({"title": title}).encode(),
                                      headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(request) as response:
-        return json.load(response)["id"]
+        return BoardRef(json.load(response))
 
 
 class Editor:
@@ -151,7 +154,7 @@ def idle(page):
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))))")
 
 
-def measure(browser, port: int, timers: int, renames: int, scroll_screens: int):
+def measure(browser, port: int, timers: int, renames: int, scroll_screens: int, loads: int = 1):
     sections, per_section = SHAPES[timers]
     board = create_board(port, f"Bench {timers}")
     editor = Editor(port, board, f"bench-build-{timers}")
@@ -159,18 +162,26 @@ def measure(browser, port: int, timers: int, renames: int, scroll_screens: int):
     build(editor, sections, per_section)
     build_s = time.time() - t
 
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
-    context.add_init_script("localStorage.setItem('timerboard.name', 'Bench')")
-    context.add_init_script(PAGE_PROBE)
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("Performance.enable")
-    page.goto(f"http://127.0.0.1:{port}/b/{board}")
-    page.wait_for_function("() => window.__bench.frame !== null", timeout=120_000)
-    page.wait_for_function("() => document.getElementById('connection').dataset.state === 'live'", timeout=60_000)
-    load = page.evaluate("""() => ({ready: __bench.ready, frame: __bench.frame,
-        longest: Math.max(0, ...__bench.longtasks.filter(t => t.start <= __bench.frame).map(t => t.duration)),
-        elements: document.getElementsByTagName('*').length})""")
+    # The load is measured `loads` times, each in a fresh context (the median is printed); the
+    # renames and the scrolling run in the last one.
+    loads_seen = []
+    for attempt in range(loads):
+        context = browser.new_context(viewport={"width": 1100, "height": 800})
+        context.add_init_script("localStorage.setItem('timerboard.name', 'Bench')")
+        context.add_init_script(PAGE_PROBE)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        page.goto(f"http://127.0.0.1:{port}/b/{board}#edit={board.edit}")
+        page.wait_for_function("() => window.__bench.frame !== null", timeout=120_000)
+        page.wait_for_function("() => document.getElementById('connection').dataset.state === 'live'", timeout=60_000)
+        loads_seen.append(page.evaluate("""() => ({ready: __bench.ready, frame: __bench.frame,
+            longest: Math.max(0, ...__bench.longtasks.filter(t => t.start <= __bench.frame).map(t => t.duration)),
+            elements: document.getElementsByTagName('*').length})"""))
+        if attempt < loads - 1:
+            context.close()
+    load = {key: statistics.median(l[key] for l in loads_seen) for key in loads_seen[0]}
+    load["frames"] = [round(l["frame"]) for l in loads_seen]
     idle(page)
 
     samples = {"on screen": [], "off screen": []}
@@ -210,8 +221,9 @@ def measure(browser, port: int, timers: int, renames: int, scroll_screens: int):
 
 def report(result):
     load = result["load"]
-    print(f"\n{result['timers']:,} timers in {result['sections']} sections ({load['elements']:,} elements; built in {result['build_s']:.1f} s)")
-    print(f"  load: board in DOM {load['ready']:.0f} ms, next frame {load['frame']:.0f} ms, longest long task {load['longest']:.0f} ms")
+    print(f"\n[{result['client']}] {result['timers']:,} timers in {result['sections']} sections ({load['elements']:,} elements; built in {result['build_s']:.1f} s)")
+    print(f"  load (median of {len(load['frames'])}): board in DOM {load['ready']:.0f} ms, next frame {load['frame']:.0f} ms, "
+          f"longest long task {load['longest']:.0f} ms; next frame each time: {load['frames']}")
     for where, samples in result["renames"].items():
         if not samples:
             continue
@@ -231,20 +243,28 @@ def main():
     parser.add_argument("--sizes", default="100,2000,10000")
     parser.add_argument("--renames", type=int, default=20)
     parser.add_argument("--scroll-screens", type=int, default=100, help="scroll at most this many screens")
+    parser.add_argument("--loads", type=int, default=1, help="load the page this many times (median)")
     parser.add_argument("--web-root", type=Path, default=ROOT / "web-static")
+    parser.add_argument("--before", type=Path, help="another copy of the client, measured in the same run, size by size")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
-    server = Server(args.web_root.resolve())
+    clients = ([("before", args.before)] if args.before else []) + [("after" if args.before else "client", args.web_root)]
+    # One server per client (the page loads its modules from the root), both from the same binary.
+    servers = {}
     results = []
     try:
+        for name, root in clients:
+            servers[name] = Server(root.resolve())
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
             for size in (int(s) for s in args.sizes.split(",")):
-                results.append(measure(browser, server.port, size, args.renames, args.scroll_screens))
-                report(results[-1])
+                for name, _ in clients:
+                    results.append({"client": name, **measure(browser, servers[name].port, size, args.renames, args.scroll_screens, args.loads)})
+                    report(results[-1])
             browser.close()
     finally:
-        server.stop()
+        for server in servers.values():
+            server.stop()
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=1))

@@ -110,7 +110,7 @@ class SocketGate:
         self.refused = 0  # joins answered with that error
         self.dropped = False
         self.routes = []  # (page side, server side) of the open sockets
-        context.route_web_socket(re.compile(r".*/ws$"), self._route)
+        context.route_web_socket(re.compile(r".*/ws(\?.*)?$"), self._route)
 
     def _route(self, ws: WebSocketRoute):
         if self.dropped:

@@ -99,3 +99,52 @@ def test_no_long_tasks_while_someone_else_edits_a_big_board(user, big_board):
     assert len(long_tasks) <= edits // 10, f"{len(long_tasks)} long tasks for {edits} edits: {long_tasks}"
     expect(page.locator("#section-title-s2")).to_have_value(f"Section 2 v{edits - 1}")
     assert page.errors == []
+
+
+SCROLL_TO_END = """async () => {
+    // A screen and a half per frame, down to the end of the board.
+    while (scrollY + innerHeight < document.documentElement.scrollHeight - 1) {
+        scrollBy(0, innerHeight * 1.5);
+        await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+    }
+}"""
+
+
+def test_scrolling_through_a_big_board_keeps_only_what_is_near_the_screen(user, big_board):
+    page = user("Ada")
+    wait_rev(page, big_board.rev)
+    # Fewer elements per timer: each icon is drawn by CSS, not an <svg> with a <path>.
+    row = page.evaluate("() => document.querySelector('[data-kind=timer]').querySelectorAll('*').length + 1")
+    assert row <= 20, f"a timer row has {row} elements"
+    page.evaluate(SCROLL_TO_END)
+    last = f"s{SECTIONS - 1}"
+    # The end of the board is built and can be used...
+    page.wait_for_function(f"() => document.querySelectorAll('[data-id={last}] [data-kind=timer]').length === {TIMERS}")
+    page.locator(f"#timer-title-{last}t0").fill("Edited at the end")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#timer-title-{last}t0")).to_have_value("Edited at the end")
+    # ...and the sections scrolled past have let go of their timers' elements: the page holds what
+    # is near the screen, not everything it has shown (all of it: 40,000 elements and more).
+    elements = page.evaluate("() => document.getElementsByTagName('*').length")
+    assert elements < 15_000, f"{elements} elements after scrolling through {SECTIONS * TIMERS} timers"
+    assert page.locator("[data-id=s0] [data-kind=timer]").count() == 0
+    # Back at the top, the first section is built again, with what changed meanwhile.
+    big_board.edit([{"op": "updateTimer", "id": "s0t0", "title": "Changed while far"}])
+    page.evaluate("() => scrollTo(0, 0)")
+    expect(page.locator("#timer-title-s0t0")).to_have_value("Changed while far")
+    assert page.errors == []
+
+
+def test_a_far_sections_start_all_follows_its_timers_before_it_is_built(user, big_board):
+    page = user("Ada")
+    wait_rev(page, big_board.rev)
+    far = page.locator("[data-kind=section][data-id=s45]")
+    expect(far).to_have_attribute("data-built", "false")
+    run = far.locator(".section-run")
+    # Its timers are idle: there is something to start, though none of them is in the DOM.
+    expect(run).to_have_attribute("aria-disabled", "false")
+    big_board.edit([{"op": "startTimer", "id": "s45t7"}])
+    wait_rev(page, big_board.rev)
+    expect(run).to_have_attribute("data-action", "pause")
+    expect(far).to_have_attribute("data-built", "false")
+    assert page.errors == []

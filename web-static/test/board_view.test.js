@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
-import { BoardView, BUILD_AT_ONCE, BUILD_FIRST } from "../board_view.js";
+import { BoardView, BUILD_AT_ONCE, BUILD_FIRST, BUILD_MARGIN, BUILD_SLICE, DROP_MARGIN } from "../board_view.js";
 import { CountdownView } from "../countdown_view.js";
 import * as protocol from "../protocol.js";
 import { Store } from "../store.js";
@@ -34,12 +34,12 @@ function snapshot(sections, timers) {
 }
 
 /** A page: a store, a BoardView on a fake document, and `apply` for the server's changesets. */
-function page({ sections = 3, timers = 2, IntersectionObserver = /** @type {any} */ (null) } = {}) {
+function page({ sections = 3, timers = 2, IntersectionObserver = /** @type {any} */ (null), schedule = (/** @type {() => void} */ f) => f() } = {}) {
   const doc = new FakeDocument();
   const container = doc.createElement("div");
   doc.body.append(container);
   const store = new Store();
-  const view = new BoardView(/** @type {any} */ (container), { IntersectionObserver });
+  const view = new BoardView(/** @type {any} */ (container), { IntersectionObserver, schedule });
   const render = () => view.render(store.displayed, store.takeTouched());
   store.loadSnapshot(/** @type {any} */ (snapshot(sections, timers)));
   render();
@@ -184,6 +184,69 @@ describe("BoardView on a big board", () => {
     assert.equal(p.shown()[15][1][0], "Timer 0.0");
   });
 
+  /** The observer that builds sections near the screen, and the one that drops far ones. */
+  const observers = () => {
+    const [near, far] = FakeIntersectionObserver.all;
+    assert.equal(near.options.rootMargin, BUILD_MARGIN);
+    assert.equal(far.options.rootMargin, DROP_MARGIN);
+    return { near, far };
+  };
+
+  test("a section far from the screen drops its timers' elements, and builds them again when near", () => {
+    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver });
+    const { near, far } = observers();
+    const first = /** @type {any} */ (p.view.elements.get("s0"));
+    /** @type {string[][]} */
+    const dropped = [];
+    p.view.onDropped = (ids) => dropped.push(ids);
+    far.hide(first);
+    assert.equal(first.dataset.built, "false");
+    assert.deepEqual(p.shown()[0], ["Section 0", []]);
+    assert.equal(p.view.elements.has("s0t0"), false, "the view forgets the dropped elements");
+    assert.deepEqual(dropped, [Array.from({ length: timers }, (_, t) => `s0t${t}`)]);
+    // A change meanwhile is in the store only, and shows once the section is built again.
+    p.apply([{ update: "timer", id: "s0t1", title: "Renamed while far" }]);
+    near.show(first);
+    assert.equal(p.shown()[0][1].length, timers);
+    assert.equal(p.shown()[0][1][1], "Renamed while far");
+  });
+
+  test("a section the user is typing in is not dropped", () => {
+    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver });
+    const input = /** @type {any} */ (p.view.elements.get("s0t2")?.querySelector(".timer-title"));
+    input.focus();
+    input.value = "unsent";
+    observers().far.hide(p.view.elements.get("s0"));
+    assert.equal(p.view.elements.get("s0t2")?.querySelector(".timer-title"), input);
+    assert.equal(input.value, "unsent");
+    assert.equal(p.shown()[0][1].length, timers);
+  });
+
+  test("sections that come near are built a slice at a time, nearest first", () => {
+    /** @type {(() => void)[]} */
+    const tasks = [];
+    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver, schedule: (f) => tasks.push(f) });
+    const { near } = observers();
+    const shells = ["s19", "s5", "s6", "s7", "s8"].map((id) => /** @type {any} */ (p.view.elements.get(id)));
+    // Entries come with their boxes: s19 is far below, s5-s8 just below the screen.
+    near.callback(shells.map((target, i) => ({ target, isIntersecting: true, boundingClientRect: { top: i === 0 ? 9000 : 1000 * i, bottom: 0 } })));
+    /** @type {string[]} */
+    const order = [];
+    p.view.onBuilt = (ids) => order.push(...ids.filter((id) => !id.includes("t")));
+    assert.equal(tasks.length, 1, "one task is scheduled, nothing is built in the observer's callback");
+    /** @type {number[]} */
+    const perTask = [];
+    while (tasks.length) {
+      const count = p.view.elements.size;
+      /** @type {() => void} */ (tasks.shift())();
+      perTask.push(p.view.elements.size - count);
+    }
+    assert.ok(perTask.every((n) => n <= Math.max(BUILD_SLICE, timers) + timers), `${perTask}`);
+    assert.ok(perTask.length >= Math.ceil((shells.length * timers) / (BUILD_SLICE + timers)), `${perTask}`);
+    assert.deepEqual(order, ["s5", "s6", "s7", "s8", "s19"]);
+    assert.ok(shells.every((shell) => shell.dataset.built === undefined));
+  });
+
   test("without IntersectionObserver, everything is built at once", () => {
     const p = page({ sections, timers });
     assert.ok(p.shown().every(([, list]) => list.length === timers));
@@ -194,7 +257,7 @@ describe("CountdownView", () => {
   test("syncs only the touched timers and their sections' buttons", () => {
     const p = page();
     const countdowns = new CountdownView({
-      elements: p.view.elements, clock: { serverNow: () => NOW }, timersIn: (id) => p.view.timersIn(id),
+      elements: p.view.elements, clock: { serverNow: () => NOW }, 
       setTimeout: () => 0, clearTimeout: () => {},
     });
     countdowns.sync(p.store.displayed, null);
@@ -209,5 +272,23 @@ describe("CountdownView", () => {
     assert.equal(p.view.elements.get("s1")?.querySelector(".section-run")?.dataset.action, "pause");
     assert.equal(p.view.elements.get("s0")?.querySelector(".section-run")?.dataset.action, "start");
     assert.equal(p.view.elements.get("s1t1")?.dataset.status, "idle", "the other timer is untouched");
+  });
+});
+
+describe("CountdownView on a big board", () => {
+  beforeEach(() => {
+    FakeIntersectionObserver.all = [];
+  });
+
+  test("a far section's Start all reads its timers from the board, not from the timers shown", () => {
+    const p = page({ sections: 20, timers: 40, IntersectionObserver: FakeIntersectionObserver });
+    const countdowns = new CountdownView({ elements: p.view.elements, clock: { serverNow: () => NOW }, setTimeout: () => 0, clearTimeout: () => {} });
+    countdowns.sync(p.store.displayed, null);
+    const button = () => /** @type {any} */ (p.view.elements.get("s10")?.querySelector(".section-run"));
+    assert.equal(p.view.elements.get("s10")?.dataset.built, "false", "s10 is a shell");
+    assert.equal(button().getAttribute("aria-disabled"), "false", "its idle timers can be started");
+    p.apply([{ update: "timer", id: "s10t3", run: { status: "running", startedAt: NOW - 5000, elapsed: 0 } }]);
+    countdowns.sync(p.store.displayed, new Set(["s10t3"]));
+    assert.equal(button().dataset.action, "pause", "one of its timers runs");
   });
 });

@@ -279,13 +279,18 @@ function compile(selector) {
   return (element) => tests.every((t) => t(element));
 }
 
-/** An IntersectionObserver the test drives: `show(element)` says it came near the screen. */
+/**
+ * An IntersectionObserver the test drives: `show(element)` says it came within the observer's
+ * margin of the screen, `hide(element)` that it left it. `FakeIntersectionObserver.all` lists
+ * them in the order made, with their options.
+ */
 export class FakeIntersectionObserver {
   /** @type {FakeIntersectionObserver[]} */
   static all = [];
-  /** @param {(entries: {target: any, isIntersecting: boolean}[]) => void} callback */
-  constructor(callback) {
+  /** @param {(entries: {target: any, isIntersecting: boolean}[]) => void} callback @param {{rootMargin?: string}} [options] */
+  constructor(callback, options = {}) {
     this.callback = callback;
+    this.options = options;
     this.observed = new Set();
     FakeIntersectionObserver.all.push(this);
   }
@@ -296,5 +301,9 @@ export class FakeIntersectionObserver {
   /** @param {any[]} elements */
   show(...elements) {
     this.callback(elements.filter((e) => this.observed.has(e)).map((target) => ({ target, isIntersecting: true })));
+  }
+  /** @param {any[]} elements */
+  hide(...elements) {
+    this.callback(elements.filter((e) => this.observed.has(e)).map((target) => ({ target, isIntersecting: false })));
   }
 }

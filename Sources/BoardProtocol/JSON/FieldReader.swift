@@ -3,16 +3,27 @@ import BoardCore
 /// Reads the fields of one JSON object, turning every missing or mistyped field into a
 /// `ProtocolError` that names it (`ops[2].minutes must be a number`).
 struct FieldReader {
+    /// Who wrote the JSON: input is validated, a board the server itself wrote out is trusted.
+    enum Origin {
+        case wire
+        /// Rules that only input must obey are not checked (order keys are taken as they are
+        /// and repaired when a room loads the board), so a board the server exported always
+        /// imports.
+        case server
+    }
+
     let fields: [String: JSONValue]
     /// Where this object sits in the message, for error messages ("ops[2]"); empty at the top.
     let path: String
+    let origin: Origin
 
-    init(_ value: JSONValue, path: String = "") throws(ProtocolError) {
+    init(_ value: JSONValue, path: String = "", origin: Origin = .wire) throws(ProtocolError) {
         guard case .object(let fields) = value else {
             throw ProtocolError(.badMessage, "\(path.isEmpty ? "the message" : path) must be a JSON object")
         }
         self.fields = fields
         self.path = path
+        self.origin = origin
     }
 
     func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
@@ -106,6 +117,7 @@ struct FieldReader {
 
     func optionalOrderKey(_ key: String) throws(ProtocolError) -> OrderKey? {
         guard let text = try optionalString(key) else { return nil }
+        if origin == .server { return OrderKey(stored: text) }
         guard let order = OrderKey(text) else { throw ProtocolError(.invalidField, "\(name(key)) is not a valid order key") }
         return order
     }

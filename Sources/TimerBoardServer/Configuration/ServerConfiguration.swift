@@ -61,7 +61,7 @@ public struct ServerConfiguration: Sendable {
     /// Plain HTTP connections are not counted: the time limits below bound them.
     public var maxConnections: Int = 10_000
     /// Most WebSocket connections open at once from one client address (`ClientAddress`: the
-    /// TCP peer's IP for now, so everyone behind one proxy or NAT shares it).
+    /// TCP peer's IP, or the forwarded one behind a trusted proxy; everyone behind one NAT shares it).
     public var maxConnectionsPerAddress: Int = 1_000
     /// A connection must have sent its first request's whole header this soon after it was
     /// accepted, or it is closed without an answer.
@@ -77,6 +77,14 @@ public struct ServerConfiguration: Sendable {
     /// After SIGTERM, connections get this long to finish (sockets are sent a close, idle HTTP
     /// ones are closed at once); then every connection still open is closed.
     public var shutdownGrace: Duration = .seconds(10)
+    /// After SIGTERM and before anything else stops, `/ready` answers `503` for this long while
+    /// everything goes on serving, so a load balancer that polls it can stop sending new clients.
+    public var drainDelay: Duration = .zero
+
+    // MARK: Operations
+
+    /// Proxies whose `X-Forwarded-For` / `X-Real-IP` name the client for per-address limits.
+    public var trustedProxies = TrustedProxies()
 
     public init() {}
 

@@ -12,14 +12,13 @@ import NIOHTTP1
 /// - a header over the decoder's size bound is answered `431` and the connection closed;
 /// - a WebSocket upgrade takes a slot from the `ConnectionLimiter` (in all and per
 ///   `ClientAddress`), or is answered `503` with `Retry-After` when there is none; the slot is
-///   given back when the connection closes, however it closes (the pipeline's teardown removes
-///   this handler);
+///   given back when the connection closes, however it closes (its close future);
 /// - when the server stops (`ChannelShouldQuiesceEvent`), a connection that never sent a header
-///   is closed at once, and any other is closed `shutdownGrace` later if still open, so a peer
-///   that never answers the WebSocket close cannot hold the process.
+///   is closed at once, and an HTTP one is closed `shutdownGrace` later if still open.
 ///
-/// It stays for the connection's life: after an upgrade, bytes and frames pass through it
-/// unread. Kept-alive HTTP connections are bounded by hummingbird's idle timeout instead.
+/// It leaves the pipeline once a WebSocket upgrade is admitted: from there the connection
+/// (`WebSocketConnection`) bounds its own close, and the heartbeat the shutdown. Kept-alive
+/// HTTP connections are bounded by hummingbird's idle timeout.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -31,12 +30,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let limiter: ConnectionLimiter
         let headerTimeout: TimeAmount
         let shutdownGrace: TimeAmount
+        let trustedProxies: TrustedProxies
         let logger: Logger
 
         init(configuration: ServerConfiguration, logger: Logger) {
             limiter = ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
             headerTimeout = TimeAmount(configuration.headerTimeout)
             shutdownGrace = TimeAmount(configuration.shutdownGrace)
+            trustedProxies = configuration.trustedProxies
             self.logger = logger
         }
     }
@@ -51,7 +52,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case http(requestsInProgress: Int)
         /// Answering a refusal, then closing; the rest of the request is dropped.
         case refusing
-        /// Upgraded (or upgrading) to a WebSocket: everything passes through unread.
+        /// Upgrading to a WebSocket: the guard is on its way out of the pipeline.
         case webSocket
     }
 
@@ -59,8 +60,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var phase = Phase.awaitingHeader
     private var headerDeadline: Scheduled<Void>?
     private var shutdownDeadline: Scheduled<Void>?
-    /// The address whose slot this connection holds, once admitted.
-    private var admittedAddress: String?
 
     init(settings: Settings) {
         self.settings = settings
@@ -80,10 +79,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         headerDeadline = nil
         shutdownDeadline?.cancel()
         shutdownDeadline = nil
-        if let address = admittedAddress {
-            admittedAddress = nil
-            settings.limiter.close(from: address)
-        }
     }
 
     // MARK: Inbound
@@ -105,12 +100,22 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 phase = .http(requestsInProgress: 1)
                 return context.fireChannelRead(data)
             }
-            let address = ClientAddress.key(context.channel.remoteAddress)
+            let address = ClientAddress.key(
+                peer: context.channel.remoteAddress,
+                forwardedFor: head.headers["X-Forwarded-For"],
+                realIP: head.headers.first(name: "X-Real-IP"),
+                trusted: settings.trustedProxies
+            )
             switch settings.limiter.open(from: address) {
             case .admitted:
-                admittedAddress = address
                 phase = .webSocket
+                // From here the connection is a WebSocket's, with nothing left to guard but its
+                // slot, which its close gives back: the guard leaves the pipeline, so an idle
+                // connection does not carry it (docs/performance.md).
+                let limiter = settings.limiter
+                context.channel.closeFuture.whenComplete { _ in limiter.close(from: address) }
                 context.fireChannelRead(data)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             case .serverFull:
                 settings.logger.notice("refusing a WebSocket: the server has its most connections", metadata: ["tb.address": "\(address)"])
                 refuse(context, status: .serviceUnavailable, code: .unavailable, message: "the server has too many connections; try again later")

@@ -1,11 +1,12 @@
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import TimerBoardTransport
 
-/// Hummingbird's HTTP/1 channel with WebSocket upgrade, with a `ConnectionGuard` on every
+/// An HTTP/1 channel with WebSocket upgrade, with a `ConnectionGuard` on every
 /// connection right after the request decoder.
 struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
@@ -28,17 +29,17 @@ struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// `http1WebSocketUpgrade(webSocketRouter:configuration:)` with a `ConnectionGuard` on
-    /// every connection.
-    static func guardedHTTP1WebSocketUpgrade<WSResponderBuilder: HTTPResponderBuilder>(
-        webSocketRouter: WSResponderBuilder,
-        configuration: HTTP1WebSocketUpgradeChannel.Configuration,
-        guardSettings: ConnectionGuard.Settings
-    ) -> HTTPServerBuilder where WSResponderBuilder.Responder.Context: WebSocketRequestContext {
-        let webSocketResponder = webSocketRouter.buildResponder()
-        return .init { responder in
+    /// Hummingbird's HTTP/1 with our WebSocket connections after an upgrade
+    /// (`WebSocketUpgradeChannel`), and a `ConnectionGuard` on every connection.
+    static func guardedHTTP1WebSocketUpgrade(
+        http1: HTTP1Channel.Configuration,
+        maxFrameSize: Int,
+        guardSettings: ConnectionGuard.Settings,
+        accept: @escaping @Sendable (HTTPRequest, any Channel) -> WebSocketUpgradeChannel.Acceptance?
+    ) -> HTTPServerBuilder {
+        .init { responder in
             GuardedHTTPChannel(
-                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+                base: WebSocketUpgradeChannel(responder: responder, http1: http1, maxFrameSize: maxFrameSize, accept: accept),
                 settings: guardSettings
             )
         }

@@ -13,11 +13,12 @@ import TimerBoardTransport
 public func buildApplication(
     configuration: ServerConfiguration,
     clock: any ServerClock = SystemClock(),
+    readiness: ServerReadiness = ServerReadiness(),
     logger: Logger = Logger(label: "timerboard")
 ) throws -> some ApplicationProtocol {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
     let store = try SQLiteBoardStore(path: configuration.databasePath, retainedChangesets: configuration.retainedChangesets)
-    return buildApplication(configuration: configuration, store: store, clock: clock, logger: logger)
+    return buildApplication(configuration: configuration, store: store, clock: clock, readiness: readiness, logger: logger)
 }
 
 /// Builds the whole server on any store: registry, HTTP routes, WebSocket route.
@@ -25,40 +26,31 @@ public func buildApplication(
     configuration: ServerConfiguration,
     store: any BoardStore,
     clock: any ServerClock = SystemClock(),
+    readiness: ServerReadiness = ServerReadiness(),
     logger: Logger = Logger(label: "timerboard")
 ) -> some ApplicationProtocol {
     let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
 
-    let router = buildRouter(configuration: configuration, registry: registry, clock: clock, logger: logger)
-    let heartbeat = Heartbeat(interval: configuration.heartbeatInterval)
-    let webSocketRouter = buildWebSocketRouter(
-        configuration: configuration,
-        registry: registry,
-        heartbeat: heartbeat,
-        clock: clock,
-        logger: logger
-    )
+    let router = buildRouter(configuration: configuration, registry: registry, store: store, readiness: readiness, clock: clock, logger: logger)
+    let heartbeat = Heartbeat(interval: configuration.heartbeatInterval, shutdownGrace: configuration.shutdownGrace)
+    let sessions = SessionFactory(configuration: configuration, registry: registry, heartbeat: heartbeat, clock: clock, logger: logger)
     return Application(
         router: router,
         server: .guardedHTTP1WebSocketUpgrade(
-            webSocketRouter: webSocketRouter,
-            configuration: .init(
-                http1: .init(
-                    idleTimeout: TimeAmount(configuration.idleTimeout),
-                    httpDecoderConfiguration: .init(
-                        maxHeaderFieldSize: configuration.maxHeaderBytes,
-                        maxHeaderListSize: configuration.maxHeaderBytes
-                    )
-                ),
-                ws: .init(
-                    maxFrameSize: configuration.maxFrameBytes,
-                    extensions: configuration.permessageDeflate ? [.timerBoardDeflate(maxInflatedBytes: configuration.maxFrameBytes)] : [],
-                    autoPing: .disabled  // one `Heartbeat` for all connections instead
+            http1: .init(
+                idleTimeout: TimeAmount(configuration.idleTimeout),
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: configuration.maxHeaderBytes,
+                    maxHeaderListSize: configuration.maxHeaderBytes
                 )
             ),
-            guardSettings: ConnectionGuard.Settings(configuration: configuration, logger: logger)
+            maxFrameSize: configuration.maxFrameBytes,
+            guardSettings: ConnectionGuard.Settings(configuration: configuration, logger: logger),
+            accept: sessions.accept
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
+        // Shut down after the server (services stop in reverse order): the heartbeat then waits
+        // for the WebSocket connections, which hold no task the server would wait for.
         services: [heartbeat],
         logger: logger
     )
@@ -67,6 +59,8 @@ public func buildApplication(
 func buildRouter(
     configuration: ServerConfiguration,
     registry: BoardRegistry,
+    store: any BoardStore,
+    readiness: ServerReadiness,
     clock: any ServerClock,
     logger: Logger
 ) -> Router<TimerBoardRequestContext> {
@@ -80,11 +74,7 @@ func buildRouter(
             logger: logger
         )
     )
-    router.get("/health") { _, _ in
-        // How many boards are in memory tells an operator (and a test) that idle boards leave.
-        let body = #"{"status":"ok","liveBoards":\#(await registry.liveRoomCount)}"#
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
-    }
+    HealthRoutes(registry: registry, store: store, readiness: readiness, storeTimeout: .seconds(2)).addRoutes(to: router)
     // A board's link opens the same single page as the start page.
     let indexPath = configuration.webRoot + "/index.html"
     router.get("/b/:id") { _, _ -> Response in
@@ -96,44 +86,10 @@ func buildRouter(
         maxTitleLength: configuration.limits.board.maxTitleLength,
         adminToken: configuration.adminToken,
         creationLimiter: AddressRateLimiter(perMinute: configuration.boardsPerMinute, burst: Double(configuration.boardBurst)),
+        trustedProxies: configuration.trustedProxies,
         clock: clock,
         logger: logger
     )
     .addRoutes(to: router.group("api/boards"))
-    return router
-}
-
-func buildWebSocketRouter(
-    configuration: ServerConfiguration,
-    registry: BoardRegistry,
-    heartbeat: Heartbeat,
-    clock: any ServerClock,
-    logger: Logger
-) -> Router<TimerBoardWebSocketContext> {
-    let router = Router(context: TimerBoardWebSocketContext.self)
-    let connectionCounter = Atomic<Int>(0)
-    let originPolicy = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
-    let sharedConfiguration = SharedConfiguration(configuration)
-    // A page of another site must not open the socket with its visitor's browser (cross-site
-    // WebSocket hijacking). Hummingbird answers every refused upgrade with 400.
-    router.ws("/ws", shouldUpgrade: { request, _ in originPolicy.allows(request.head) ? .upgrade([:]) : .dontUpgrade }) {
-        inbound,
-        outbound,
-        context in
-        defer { context.requestContext.releaseWebSocketReference() }
-        let channel = context.requestContext.channel
-        let connectionID = connectionCounter.wrappingAdd(1, ordering: .relaxed).newValue
-        let session = ClientSession(
-            connectionID: connectionID,
-            channel: channel,
-            acceptsDeflate: configuration.permessageDeflate && DeflateNegotiation.isNegotiated(by: context.request.headers),
-            registry: registry,
-            heartbeat: heartbeat,
-            configuration: sharedConfiguration,
-            clock: clock,
-            logger: logger
-        )
-        try await session.run(inbound: inbound, writer: outbound)
-    }
     return router
 }

@@ -2,11 +2,17 @@ import BoardCore
 import BoardProtocol
 import BoardStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 
 /// REST routes for boards: create; read, rename, share and delete with a link's secret; list
 /// with the operator token (docs/protocol.md, "HTTP API").
+extension HTTPField.Name {
+    fileprivate static let xForwardedFor = Self("X-Forwarded-For")!
+    fileprivate static let xRealIP = Self("X-Real-IP")!
+}
+
 struct BoardsController {
     let registry: BoardRegistry
     let maxTitleLength: Int
@@ -14,6 +20,8 @@ struct BoardsController {
     let adminToken: String?
     /// Boards made per client address.
     let creationLimiter: AddressRateLimiter
+    /// Whose forwarding headers name the client for `creationLimiter`.
+    let trustedProxies: TrustedProxies
     let clock: any ServerClock
     let logger: Logger
 
@@ -33,7 +41,13 @@ struct BoardsController {
     /// Creates a board from `{"title":"…"}` (or an empty body). A body that is not that answers
     /// 4xx with the error shape and creates nothing; a store that cannot write answers 503.
     @Sendable func create(request: Request, context: TimerBoardRequestContext) async throws -> Response {
-        if let wait = creationLimiter.take(ClientAddress.key(context.remoteAddress), now: clock.now()) {
+        let address = ClientAddress.key(
+            peer: context.remoteAddress,
+            forwardedFor: request.headers[values: .xForwardedFor],
+            realIP: request.headers[.xRealIP],
+            trusted: trustedProxies
+        )
+        if let wait = creationLimiter.take(address, now: clock.now()) {
             let seconds = (wait + 999) / 1_000
             var answer = HTTPAnswer(.tooManyRequests, .rateLimited, "too many new boards from this address; try again in \(seconds) s").response
             answer.headers[.retryAfter] = "\(seconds)"

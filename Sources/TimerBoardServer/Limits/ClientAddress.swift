@@ -4,12 +4,26 @@ import NIOCore
 /// that decides it: the TCP peer's IP address, and for IPv6 its /64 (one machine or household
 /// usually holds a whole /64, so counting single addresses would let it step around every
 /// limit). An IPv4 client of a dual-stack socket (`::ffff:a.b.c.d`) counts by its IPv4
-/// address. A trusted proxy's forwarded address (issue 16) belongs here too.
+/// address. Behind a trusted proxy (`--trusted-proxy`), the address the proxy forwarded
+/// counts instead (`TrustedProxies`).
 enum ClientAddress {
     static func key(_ address: SocketAddress?) -> String {
         guard let text = address?.ipAddress else { return "local" }
         guard case .v6? = address else { return text }
         return key(ipv6: text)
+    }
+
+    /// The key of the client behind `peer`: the peer's own unless it is a trusted proxy, in
+    /// which case the client address its headers name (`TrustedProxies.client`).
+    static func key(peer: SocketAddress?, forwardedFor: [String], realIP: String?, trusted: TrustedProxies) -> String {
+        guard !trusted.isEmpty, let text = peer?.ipAddress, let address = IPAddress(text) else { return key(peer) }
+        return key(trusted.client(peer: address, forwardedFor: forwardedFor, realIP: realIP))
+    }
+
+    /// An IPv4 address as itself, an IPv6 one by its /64.
+    static func key(_ address: IPAddress) -> String {
+        guard !address.isIPv4 else { return address.description }
+        return address.groups.prefix(4).map { String($0, radix: 16) }.joined(separator: ":") + "::/64"
     }
 
     static func key(ipv6 text: String) -> String {

@@ -17,6 +17,9 @@ actor BoardRoom {
     private var title: String
     /// Hashes of the link secrets; nil for a board from before links, which nobody can join.
     private var access: BoardAccess?
+    /// The last write of `access` to the store: each waits for the one before, so the store
+    /// ends with the room's last access, not whichever write happened to land last.
+    private var accessWrite: Task<Void, any Error>?
     private var board: Board
     /// The revision of `board`: the last applied edit.
     private var revision: Int64
@@ -334,8 +337,14 @@ actor BoardRoom {
         // Taken over before the store is written, so a replacement of the other link that runs
         // while this one waits builds on this one instead of undoing it.
         self.access = replaced.access
-        do {
+        let previousWrite = accessWrite
+        let write = Task { [store, boardID] in
+            _ = await previousWrite?.result
             try await store.setAccess(replaced.access, boardID: boardID)
+        }
+        accessWrite = write
+        do {
+            try await write.value
         } catch {
             if self.access == replaced.access { self.access = access }  // not stored: the old link holds
             throw error

@@ -1,25 +1,28 @@
 import BoardCore
 import BoardProtocol
 import Foundation
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
+import Synchronization
 import TimerBoardTransport
 
-/// One WebSocket connection: reads client messages in order and answers them. Everything the
+/// One WebSocket connection's conversation: answers its messages in order. It holds no task
+/// while the connection idles: a message that arrives (`received`, on the event loop) starts a
+/// task if none is working, the task answers what has queued up and ends. Everything the
 /// connection is sent goes through its `Outbound` queue, straight into the channel.
-struct ClientSession {
+final class ClientSession: WebSocketMessageReceiver {
     let registry: BoardRegistry
     let heartbeat: Heartbeat
-    /// Shared by every session, by reference: a copy of the whole configuration per session sat
-    /// in the frame each idle connection's task keeps (measured, docs/performance.md).
+    /// Shared by every session, by reference: one configuration, not a copy per connection.
     private let settings: SharedConfiguration
     private var configuration: ServerConfiguration { settings.value }
     let clock: any ServerClock
-    let logger: Logger
+    private let baseLogger: Logger
     let outbound: Outbound
-    let channel: any Channel
+    private let connection: WebSocketControl
+    /// Messages not yet answered, and the conversation's state while no task works on it.
+    private let inbox: Mutex<Inbox>
 
     /// What the connection has said so far.
     private struct State {
@@ -33,9 +36,29 @@ struct ClientSession {
         var helloDeadline: Scheduled<Void>?
     }
 
+    private enum Event {
+        case message(InboundMessage)
+        case closed
+    }
+
+    private struct Inbox {
+        var events: [Event] = []
+        /// Nil while a task answers the events: the task holds the state then.
+        var idleState: State?
+        /// Reading from the socket stopped because `events` was full.
+        var isReadingPaused = false
+    }
+
+    /// Messages queued before the connection stops reading from its socket: what one client
+    /// can make the server hold is bounded (at most this many, each of at most `maxFrameBytes`,
+    /// plus what one read of the socket held).
+    static let inboxLimit = 8
+
     /// The reason of the 1008 close a connection gets when it sends no `hello` in time.
     static let noHelloReason = "no hello in time"
 
+    /// A session for an upgraded connection; on the connection's event loop, before its
+    /// handlers are installed.
     init(
         connectionID: Int,
         channel: any Channel,
@@ -50,55 +73,107 @@ struct ClientSession {
         self.heartbeat = heartbeat
         settings = configuration
         self.clock = clock
-        var logger = logger
-        logger[metadataKey: "tb.connection.id"] = .stringConvertible(connectionID)
-        self.logger = logger
-        self.channel = channel
+        baseLogger = logger
+        connection = WebSocketControl(channel: channel)
         outbound = Outbound(
             id: connectionID,
             capacity: configuration.value.outboundQueueLimit,
             acceptsDeflate: acceptsDeflate,
             eventLoop: channel.eventLoop
         )
-    }
-
-    /// Runs until the client closes the connection or falls too far behind.
-    func run(inbound: WebSocketInboundStream, writer: WebSocketOutboundWriter) async throws {
-        // When the queue overflows or the board drops everyone, the close goes through
-        // hummingbird's writer, so its closing handshake stays in step. Rare, so a task of its
-        // own then, rather than one waiting beside every connection.
-        try await outbound.attach(to: channel) { [logger] code, reason in
-            logger.notice("closing the connection", metadata: ["tb.reason": "\(reason)"])
-            Task { try? await writer.close(code, reason: reason) }
-        }
-        heartbeat.register(outbound)
-        defer { heartbeat.unregister(outbound) }
-        var state = State(
-            editBudget: EditBudget(editsPerSecond: configuration.editsPerSecond, burst: configuration.editBurst, now: clock.now())
+        let state = State(
+            editBudget: EditBudget(
+                editsPerSecond: configuration.value.editsPerSecond,
+                burst: configuration.value.editBurst,
+                now: clock.now()
+            ),
+            helloDeadline: Self.scheduleHelloDeadline(on: channel, outbound: outbound, timeout: configuration.value.helloTimeout, logger: logger)
         )
-        state.helloDeadline = scheduleHelloDeadline()
-        do {
-            for try await message in InboundMessages(frames: inbound, maxBytes: configuration.maxFrameBytes) {
-                await handle(message, state: &state)
-            }
-        } catch {
-            logger.debug("connection ended", metadata: ["tb.error": "\(error)"])
-        }
-        state.helloDeadline?.cancel()
-        await leaveBoard(&state)
-        outbound.finish()
+        inbox = Mutex(Inbox(idleState: state))
     }
 
-    /// A timer on the connection's event loop, not a task: `run` must not wait on anything more
-    /// while the connection idles (each await kept in its frame costs every idle connection
-    /// memory, docs/performance.md). It closes with 1008 through the queue, as any other close,
-    /// and cuts the socket if the peer has not answered that close one more `helloTimeout` later.
-    private func scheduleHelloDeadline() -> Scheduled<Void> {
-        let timeout = TimeAmount(configuration.helloTimeout)
-        return channel.eventLoop.scheduleTask(in: timeout) { [outbound, channel, logger] in
-            logger.notice("closing a connection that sent no hello in time")
+    /// Takes over an upgraded channel: installs its connection, with this session as receiver.
+    func start(on channel: any Channel) throws {
+        // Registered first: a channel that closes during the install tells `connectionClosed`,
+        // which unregisters it, so the heartbeat never keeps a connection that is gone.
+        heartbeat.register(outbound)
+        do {
+            try WebSocketConnection.install(on: channel, outbound: outbound, receiver: self, maxMessageBytes: configuration.maxFrameBytes)
+        } catch {
+            heartbeat.unregister(outbound)
+            throw error
+        }
+    }
+
+    /// The logger, with the connection's id: built when something is logged, so an idle
+    /// connection holds no metadata of its own.
+    private var logger: Logger {
+        var logger = baseLogger
+        logger[metadataKey: "tb.connection.id"] = .stringConvertible(outbound.id)
+        return logger
+    }
+
+    /// A timer on the connection's event loop: closes with 1008 through the queue, as any
+    /// other close (the connection cuts the socket if the peer does not answer that close).
+    private static func scheduleHelloDeadline(on channel: any Channel, outbound: Outbound, timeout: Duration, logger: Logger) -> Scheduled<Void> {
+        channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            logger.notice("closing a connection that sent no hello in time", metadata: ["tb.connection.id": "\(outbound.id)"])
             outbound.disconnect(.policyViolation, reason: Self.noHelloReason)
-            channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        }
+    }
+
+    // MARK: The inbox
+
+    func received(_ message: InboundMessage) -> Bool {
+        enqueue(.message(message))
+    }
+
+    func connectionClosed() {
+        heartbeat.unregister(outbound)
+        enqueue(.closed)
+    }
+
+    /// Queues an event and starts a task to answer it unless one is at work. Returns whether
+    /// the connection may go on reading.
+    @discardableResult
+    private func enqueue(_ event: Event) -> Bool {
+        let (idleState, keepReading) = inbox.withLock { inbox -> (State?, Bool) in
+            inbox.events.append(event)
+            let idleState = inbox.idleState
+            inbox.idleState = nil
+            if inbox.events.count >= Self.inboxLimit { inbox.isReadingPaused = true }
+            return (idleState, !inbox.isReadingPaused)
+        }
+        if let idleState {
+            Task { await self.answer(from: idleState) }
+        }
+        return keepReading
+    }
+
+    /// Answers queued events in order until none is left, then puts the state back and ends.
+    private func answer(from state: State) async {
+        var state = state
+        while true {
+            let (events, resume) = inbox.withLock { inbox -> ([Event], Bool) in
+                let events = inbox.events
+                inbox.events = []
+                if events.isEmpty { inbox.idleState = state }
+                let resume = inbox.isReadingPaused
+                inbox.isReadingPaused = false
+                return (events, resume)
+            }
+            if resume { connection.resumeReading() }
+            if events.isEmpty { return }
+            for event in events {
+                switch event {
+                case .message(let message):
+                    await handle(message, state: &state)
+                case .closed:
+                    state.helloDeadline?.cancel()
+                    state.helloDeadline = nil
+                    await leaveBoard(&state)
+                }
+            }
         }
     }
 
@@ -110,11 +185,6 @@ struct ClientSession {
         case .text(let text): data = text
         case .binary:
             return send(.error(code: .badJSON, message: "send JSON in text frames, not binary ones"))
-        case .fragmentationError(let reason):
-            // No await: an awaited close in `run` made every idle connection's waiting frame
-            // ~2.4 KB larger (measured); the queue's close does it on a task of its own.
-            logger.notice("failing the connection", metadata: ["tb.reason": "\(reason)"])
-            return outbound.disconnect(.protocolError, reason: reason)
         case .oversized(let byteCount):
             return send(.error(code: .tooLarge, message: "the message is \(byteCount) bytes; the limit is \(configuration.limits.maxMessageBytes)"))
         }
@@ -128,7 +198,9 @@ struct ClientSession {
                 send(.error(code: error.code, message: error.message))
             }
         } catch {
-            logger.error("request failed", metadata: ["tb.error": "\(error)"])
+            var metadata: Logger.Metadata = ["tb.error": "\(error)"]
+            if let room = state.room { metadata["tb.board.id"] = "\(room.boardID)" }
+            logger.error("request failed", metadata: metadata)
             send(.error(code: .internal, message: "the server failed to handle the message"))
         }
     }

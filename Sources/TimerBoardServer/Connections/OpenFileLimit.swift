@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every connection is an open file. Processes start with a soft limit (often 1,024) far below
+/// what the system allows them (the hard limit), so the server raises its own to the hard limit
+/// at start; what is left is the operator's to raise (`ulimit -Hn`, systemd's `LimitNOFILE`).
+public enum OpenFileLimit {
+    /// Raises the soft limit to the hard one; returns both afterwards (nil if it cannot be read).
+    @discardableResult
+    public static func raiseToHardLimit() -> (soft: UInt64, hard: UInt64)? {
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return nil }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        return (UInt64(limit.rlim_cur), UInt64(limit.rlim_max))
+    }
+
+    #if canImport(Glibc)
+    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let resource = RLIMIT_NOFILE
+    #endif
+}

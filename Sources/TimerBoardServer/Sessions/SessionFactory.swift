@@ -1,0 +1,65 @@
+import HTTPTypes
+import Logging
+import NIOCore
+import Synchronization
+import TimerBoardTransport
+
+/// Decides which requests become board sockets and gives each one its session.
+struct SessionFactory: Sendable {
+    /// The one path of the board socket.
+    static let path = "/ws"
+
+    let configuration: SharedConfiguration
+    let registry: BoardRegistry
+    let heartbeat: Heartbeat
+    let clock: any ServerClock
+    let logger: Logger
+    private let originPolicy: OriginPolicy
+    private let connectionCounter = ConnectionCounter()
+
+    init(configuration: ServerConfiguration, registry: BoardRegistry, heartbeat: Heartbeat, clock: any ServerClock, logger: Logger) {
+        self.configuration = SharedConfiguration(configuration)
+        self.registry = registry
+        self.heartbeat = heartbeat
+        self.clock = clock
+        self.logger = logger
+        originPolicy = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
+    }
+
+    /// A request for the board socket from an allowed origin is upgraded; anything else asking
+    /// for a WebSocket is answered 400. A page of another site must not open the socket with its
+    /// visitor's browser (cross-site WebSocket hijacking).
+    func accept(_ request: HTTPRequest, channel: any Channel) -> WebSocketUpgradeChannel.Acceptance? {
+        guard request.method == .get, request.path.map(Self.pathOnly) == Self.path, originPolicy.allows(request) else { return nil }
+        let acceptsDeflate = configuration.value.permessageDeflate && DeflateNegotiation.isNegotiated(by: request.headerFields)
+        var headers = HTTPFields()
+        if acceptsDeflate { headers[.secWebSocketExtensions] = DeflateNegotiation.response }
+        let connectionID = connectionCounter.next()
+        return WebSocketUpgradeChannel.Acceptance(headers: headers) { [self] channel in
+            let session = ClientSession(
+                connectionID: connectionID,
+                channel: channel,
+                acceptsDeflate: acceptsDeflate,
+                registry: registry,
+                heartbeat: heartbeat,
+                configuration: configuration,
+                clock: clock,
+                logger: logger
+            )
+            try session.start(on: channel)
+        }
+    }
+
+    private static func pathOnly(_ target: String) -> String {
+        String(target.prefix { $0 != "?" })
+    }
+}
+
+/// Numbers connections for logs and the rooms' subscriber tables.
+private final class ConnectionCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func next() -> Int {
+        count.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+}

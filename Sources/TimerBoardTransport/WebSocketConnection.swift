@@ -1,0 +1,260 @@
+import NIOCore
+import NIOWebSocket
+
+/// One WebSocket connection after the upgrade, as a channel handler: no task waits on it. It
+/// takes frames as NIO's decoder makes them, answers control frames itself, assembles messages
+/// and hands them to its receiver, which starts work only then. An idle connection costs this
+/// object, its outbound queue and the channel (docs/performance.md). On its event loop only.
+///
+/// The rules of RFC 6455 a server must keep: client frames are masked (5.1); RSV bits only as
+/// negotiated (5.2, RFC 7692 6); no reserved opcodes (5.2); fragments in order, control frames
+/// between them allowed (5.4); control frames whole and at most 125 bytes (5.5, checked by NIO's
+/// decoder, reported through `errorCaught`); the closing handshake (5.5.1, 7.1), in which the
+/// server closes the TCP connection.
+package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = WebSocketFrame
+    package typealias OutboundIn = WebSocketFrame
+    package typealias OutboundOut = WebSocketFrame
+
+    /// How long the server waits for the peer to answer its close before it cuts the socket.
+    package static let closeTimeout = TimeAmount.seconds(10)
+
+    private enum CloseState {
+        case open
+        /// The server sent its close and waits for the peer's, at most until the deadline.
+        case closing(Scheduled<Void>?)
+        /// Both closes are done or the connection failed; the socket is closing.
+        case closed
+    }
+
+    private let outbound: Outbound
+    private let receiver: any WebSocketMessageReceiver
+    private var assembler: MessageAssembler
+    private var closeState = CloseState.open
+    private var context: ChannelHandlerContext?
+    /// The receiver holds as many messages as it will; nothing is read until it says so.
+    private var isReadingPaused = false
+    /// The channel asked to read while reading was paused: that read is owed on resume.
+    private var owesRead = false
+    private var hasToldReceiver = false
+
+    private init(outbound: Outbound, receiver: any WebSocketMessageReceiver, maxMessageBytes: Int) {
+        self.outbound = outbound
+        self.receiver = receiver
+        assembler = MessageAssembler(maxBytes: maxMessageBytes, acceptsCompression: outbound.acceptsDeflate)
+    }
+
+    /// Takes over an upgraded channel, on its event loop: the outbound queue's writer goes first
+    /// in the pipeline, the connection last, after NIO's frame decoder.
+    package static func install(
+        on channel: any Channel,
+        outbound: Outbound,
+        receiver: any WebSocketMessageReceiver,
+        maxMessageBytes: Int
+    ) throws {
+        let connection = WebSocketConnection(outbound: outbound, receiver: receiver, maxMessageBytes: maxMessageBytes)
+        let eventLoop = channel.eventLoop
+        let bound = NIOLoopBound(connection, eventLoop: eventLoop)
+        // The queue closes through the connection, so its close follows the handshake. The
+        // closure goes when the queue finishes (`ended`), which breaks the cycle it makes.
+        try outbound.attach(to: channel.pipeline.syncOperations) { code, reason in
+            eventLoop.execute { bound.value.close(code, reason: reason) }
+        }
+        try channel.pipeline.syncOperations.addHandler(connection)
+        // One read per wake-up: a connection then keeps one read buffer, not up to four (NIO
+        // keeps a pool of them per channel), and clients send small messages.
+        try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+    }
+
+    package func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    package func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        ended()
+    }
+
+    package func channelInactive(context: ChannelHandlerContext) {
+        ended()
+        context.fireChannelInactive()
+    }
+
+    // MARK: Reading
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .closed = closeState { return }
+        let frame = unwrapInboundIn(data)
+        guard frame.maskKey != nil else { return fail(.protocolError, "an unmasked client frame") }
+        guard !frame.rsv2, !frame.rsv3 else { return fail(.protocolError, "RSV2 or RSV3 set") }
+        switch frame.opcode {
+        case .text, .binary, .continuation:
+            guard case .open = closeState else { return }  // after a close, data is discarded (5.5.1)
+            switch assembler.add(frame) {
+            case .incomplete: break
+            case .message(let message):
+                if !receiver.received(message) { isReadingPaused = true }
+            case .fail(let code, let reason):
+                fail(code, reason)
+            }
+        case .ping:
+            guard !frame.rsv1 else { return fail(.protocolError, "RSV1 on a control frame") }
+            guard case .open = closeState else { return }
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            // The outbound queue's writer already noted that the peer is alive.
+            guard !frame.rsv1 else { return fail(.protocolError, "RSV1 on a control frame") }
+        case .connectionClose:
+            guard !frame.rsv1 else { return fail(.protocolError, "RSV1 on a control frame") }
+            receivedClose(frame.unmaskedData)
+        default:
+            fail(.protocolError, "a reserved opcode")
+        }
+    }
+
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // NIO's frame decoder: a frame over the size limit, or a fragmented or long control frame.
+        guard let error = error as? NIOWebSocketError else { return context.fireErrorCaught(error) }
+        switch error {
+        case .invalidFrameLength: fail(.messageTooLarge, "a frame over the size limit")
+        default: fail(.protocolError, "a malformed control frame")
+        }
+    }
+
+    /// Holds back the channel's reads while the receiver is full.
+    package func read(context: ChannelHandlerContext) {
+        if isReadingPaused {
+            owesRead = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// The receiver can take messages again.
+    package func resumeReading() {
+        guard isReadingPaused else { return }
+        isReadingPaused = false
+        if owesRead, let context {
+            owesRead = false
+            context.read()
+        }
+    }
+
+    // MARK: Closing
+
+    /// Starts the closing handshake: what the queue holds is written, then the close frame; the
+    /// socket is cut if the peer does not answer within `closeTimeout`.
+    package func close(_ code: WebSocketErrorCode, reason: String) {
+        guard case .open = closeState, let context else { return }
+        outbound.flushBeforeClose()
+        writeClose(code, reason: reason, context: context)
+        let deadline = context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeTimeout) { [self] () -> Void in
+            guard let context = self.context else { return }
+            context.close(promise: nil)
+        }
+        closeState = .closing(deadline)
+    }
+
+    private func receivedClose(_ payload: ByteBuffer) {
+        guard let context else { return }
+        switch closeState {
+        case .open:
+            // The peer closes first: answer with its code when it is one a peer may send, then
+            // close the socket once the answer is out (the server closes TCP, 7.1.1).
+            closeState = .closed
+            outbound.flushBeforeClose()
+            let answer = Self.answer(toClose: payload)
+            let loopContext = context.loopBound
+            writeClose(answer, reason: nil, context: context).whenComplete { _ in loopContext.value.close(promise: nil) }
+        case .closing(let deadline):
+            deadline?.cancel()
+            closeState = .closed
+            context.close(promise: nil)
+        case .closed:
+            break
+        }
+    }
+
+    /// Fails the connection: a close with `code` (unless the server's close is already out),
+    /// then the socket is closed.
+    private func fail(_ code: WebSocketErrorCode, _ reason: String) {
+        guard let context else { return }
+        switch closeState {
+        case .closed:
+            return
+        case .closing(let deadline):
+            deadline?.cancel()
+            closeState = .closed
+            context.close(promise: nil)
+        case .open:
+            closeState = .closed
+            outbound.flushBeforeClose()
+            let loopContext = context.loopBound
+            writeClose(code, reason: reason, context: context).whenComplete { _ in loopContext.value.close(promise: nil) }
+        }
+    }
+
+    @discardableResult
+    private func writeClose(_ code: WebSocketErrorCode, reason: String?, context: ChannelHandlerContext) -> EventLoopFuture<Void> {
+        var payload = context.channel.allocator.buffer(capacity: 2 + (reason?.utf8.count ?? 0))
+        payload.write(webSocketErrorCode: code)
+        if let reason { payload.writeString(reason) }
+        return context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)))
+    }
+
+    /// The code a server answers a peer's close with (RFC 6455 7.4): the same normal closure for
+    /// a valid close, 1002 for a one-byte payload, a code no peer may send, or a reason that is
+    /// not UTF-8.
+    static func answer(toClose payload: ByteBuffer) -> WebSocketErrorCode {
+        var payload = payload
+        guard payload.readableBytes > 0 else { return .normalClosure }
+        guard let code = payload.readWebSocketErrorCode() else { return .protocolError }
+        if case .unknown(let number) = code, !(3000...4999).contains(number) { return .protocolError }
+        guard String(validating: payload.readableBytesView, as: UTF8.self) != nil else { return .protocolError }
+        return .normalClosure
+    }
+
+    /// The channel is gone: the receiver is told once.
+    private func ended() {
+        if case .closing(let deadline) = closeState { deadline?.cancel() }
+        closeState = .closed
+        guard !hasToldReceiver else { return }
+        hasToldReceiver = true
+        outbound.finish()
+        receiver.connectionClosed()
+    }
+
+    // MARK: Events
+
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case is ChannelShouldQuiesceEvent:
+            close(.normalClosure, reason: "the server is shutting down")
+        case ChannelEvent.inputClosed:
+            // The peer closed its side without a close frame (hummingbird's server allows
+            // half-closed sockets): nothing more can come, so the connection ends here.
+            closeState = .closed
+            context.close(promise: nil)
+        default:
+            break
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// What a session may ask of its connection, from any thread.
+package struct WebSocketControl: Sendable {
+    package let channel: any Channel
+
+    package init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    /// Reads from the socket again after the receiver said it was full.
+    package func resumeReading() {
+        let channel = channel
+        channel.eventLoop.execute {
+            try? channel.pipeline.syncOperations.handler(type: WebSocketConnection.self).resumeReading()
+        }
+    }
+}

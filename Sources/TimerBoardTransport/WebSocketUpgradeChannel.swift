@@ -1,0 +1,163 @@
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import NIOWebSocket
+
+/// Hummingbird's HTTP/1 server channel, with our WebSocket connections after an upgrade.
+///
+/// Plain HTTP requests go to hummingbird's responder as with its own channels. A request that
+/// `accept` takes is upgraded by NIO's upgrader, and `accept`'s `connect` installs the
+/// connection's handlers (`WebSocketConnection`); the task hummingbird runs for each accepted
+/// socket then ends, so a WebSocket connection holds no task while it waits
+/// (hummingbird-websocket keeps one for the connection's life, with a task group inside).
+package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
+    /// A request the server upgrades: headers for the 101 answer, and what takes the channel.
+    package struct Acceptance: Sendable {
+        package var headers: HTTPFields
+        /// Called on the channel's event loop once the 101 is written; installs the handlers.
+        package var connect: @Sendable (any Channel) throws -> Void
+
+        package init(headers: HTTPFields = [:], connect: @escaping @Sendable (any Channel) throws -> Void) {
+            self.headers = headers
+            self.connect = connect
+        }
+    }
+
+    package enum UpgradeResult: Sendable {
+        /// The connection runs on its handlers now.
+        case webSocket
+        case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+        /// The request asked for an upgrade that `accept` refused: answered 400.
+        case refused(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+    }
+
+    package struct Value: ServerChildChannelValue {
+        let upgradeResult: EventLoopFuture<UpgradeResult>
+        package let channel: any Channel
+    }
+
+    package let responder: HTTPChannelHandler.Responder
+    let http1: HTTP1Channel.Configuration
+    let maxFrameSize: Int
+    /// Decides, on the event loop, whether a request that asks for a WebSocket gets one.
+    let accept: @Sendable (HTTPRequest, any Channel) -> Acceptance?
+
+    package init(
+        responder: @escaping HTTPChannelHandler.Responder,
+        http1: HTTP1Channel.Configuration,
+        maxFrameSize: Int,
+        accept: @escaping @Sendable (HTTPRequest, any Channel) -> Acceptance?
+    ) {
+        self.responder = Self.refusingLateUpgrades(responder)
+        self.http1 = http1
+        self.maxFrameSize = maxFrameSize
+        self.accept = accept
+    }
+
+    /// Reads start with 512-byte buffers (NIO's default: 2 KB) and grow when they fill: each
+    /// connection keeps its last read buffer for the next read, so an idle WebSocket would hold
+    /// 2 KB it never uses (docs/performance.md).
+    static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
+
+    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.readBuffers)
+            let acceptance = NIOLoopBoundBox<Acceptance?>(nil, eventLoop: channel.eventLoop)
+            let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+            let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
+                maxFrameSize: maxFrameSize,
+                // `WebSocketConnection` answers the decoder's errors itself.
+                enableAutomaticErrorHandling: false,
+                shouldUpgrade: { channel, head in
+                    upgradeAttempted.value = true
+                    guard let request = try? HTTPRequest(head, secure: false, splitCookie: false),
+                        let accepted = accept(request, channel)
+                    else { return channel.eventLoop.makeSucceededFuture(nil) }
+                    acceptance.value = accepted
+                    return channel.eventLoop.makeSucceededFuture(HTTPHeaders(accepted.headers))
+                },
+                upgradePipelineHandler: { channel, _ in
+                    channel.eventLoop.makeCompletedFuture {
+                        guard let accepted = acceptance.value else { throw ChannelError.inappropriateOperationForState }
+                        acceptance.value = nil
+                        try accepted.connect(channel)
+                        return .webSocket
+                    }
+                }
+            )
+            let upgrade = NIOTypedHTTPServerUpgradeConfiguration(
+                upgraders: [upgrader],
+                notUpgradingCompletionHandler: { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let pipeline = channel.pipeline.syncOperations
+                        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        try pipeline.addHandlers(http1.additionalChannelHandlers())
+                        try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { Duration($0) }, logger: logger))
+                        let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
+                            wrappingChannelSynchronously: channel,
+                            configuration: .init(isOutboundHalfClosureEnabled: true)
+                        )
+                        return upgradeAttempted.value ? .refused(http) : .notUpgraded(http)
+                    }
+                }
+            )
+            var configuration = NIOUpgradableHTTPServerPipelineConfiguration<UpgradeResult>(upgradeConfiguration: upgrade)
+            configuration.enablePipelining = false  // NIOAsyncChannel reads one request at a time
+            configuration.enableErrorHandling = false  // hummingbird answers parse errors
+            configuration.enableResponseHeaderValidation = false  // swift-http-types validates
+            configuration.decoderConfiguration.maxHeaderFieldSize = http1.httpDecoder.maxHeaderFieldSize
+            configuration.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
+            configuration.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
+            let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            return Value(upgradeResult: result, channel: channel)
+        }
+    }
+
+    package func handle(value: Value, logger: Logger) async {
+        do {
+            switch try await value.upgradeResult.get() {
+            case .webSocket:
+                return  // no task from here on: the connection's handlers do the rest
+            case .notUpgraded(let http):
+                await handleHTTP(asyncChannel: http, logger: logger)
+            case .refused(let http):
+                await answerRefusedUpgrade(http, logger: logger)
+            }
+        } catch let error as ChannelError where error == .inputClosed {
+            logger.trace("the connection closed before its first request")
+        } catch {
+            logger.debug("the connection failed before its first request", metadata: ["tb.error": "\(error)"])
+        }
+    }
+
+    private func answerRefusedUpgrade(_ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, logger: Logger) async {
+        do {
+            try await http.executeThenClose { _, outbound in
+                let response = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
+                try await outbound.write(contentsOf: [.head(response), .end(nil)])
+            }
+        } catch {
+            logger.trace("could not answer a refused upgrade", metadata: ["tb.error": "\(error)"])
+        }
+    }
+
+    /// NIO upgrades only a connection's first request. A later request on a kept-alive
+    /// connection that asks for a WebSocket is sent to the same address on a new connection
+    /// (307 and close), as hummingbird-websocket does.
+    private static func refusingLateUpgrades(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
+        struct ClosingAfterRedirect: Error {}
+        return { request, writer, channel in
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                return try await responder(request, writer, channel)
+            }
+            var location = request.uri.path
+            if let query = request.uri.query { location += "?\(query)" }
+            try await writer.writeResponse(HTTPResponse(status: .temporaryRedirect, headerFields: [.connection: "close", .location: location]))
+            throw ClosingAfterRedirect()
+        }
+    }
+}

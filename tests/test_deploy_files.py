@@ -1,0 +1,133 @@
+"""deploy/ is consistent with the server it deploys: the systemd unit passes `systemd-analyze
+verify`, and the compose file, the Dockerfile and the unit name only commands, flags and
+TIMERBOARD_ variables that `timerboard serve --help` has. The images' health checks are run for
+real against a server. (Docker itself cannot run on this machine; deploy/README.md says how the
+Dockerfile's steps were checked by hand.)"""
+import json
+import re
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import BINARY, ROOT
+
+DEPLOY = ROOT / "deploy"
+
+
+def serve_flags() -> set:
+    help_text = subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, check=True).stdout
+    flags = set(re.findall(r"--([a-z0-9-]+)", help_text))
+    return flags - {"help"}
+
+
+def variable_flag(variable: str) -> str:
+    assert variable.startswith("TIMERBOARD_"), variable
+    return variable[len("TIMERBOARD_"):].lower().replace("_", "-")
+
+
+def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path):
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (Debian package systemd; scripts/install-deps --test installs it)")
+    unit = (DEPLOY / "systemd" / "timerboard.service").read_text()
+    # verify checks that ExecStart's program exists: point it at the binary under test.
+    assert "ExecStart=/usr/local/bin/timerboard serve" in unit
+    (tmp_path / "timerboard.service").write_text(unit.replace("/usr/local/bin/timerboard", str(BINARY)))
+    result = subprocess.run([analyze, "verify", str(tmp_path / "timerboard.service")], capture_output=True, text=True)
+    # Unknown keys and bad values are only warnings to systemd: any output fails the test.
+    assert result.returncode == 0 and result.stdout + result.stderr == "", result.stdout + result.stderr
+
+
+def test_the_systemd_unit_uses_real_settings_and_waits_for_a_graceful_stop():
+    unit = (DEPLOY / "systemd" / "timerboard.service").read_text()
+    flags = serve_flags()
+    settings = dict(re.findall(r"^Environment=(TIMERBOARD_[A-Z_]+)=(.*)$", unit, re.MULTILINE))
+    assert settings, "the unit sets no TIMERBOARD_ variable"
+    for variable in settings:
+        assert variable_flag(variable) in flags, f"{variable} is no flag of timerboard serve"
+    for directive in ("NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes", "Restart=on-failure",
+                      "StateDirectory=timerboard", "EnvironmentFile=", "DynamicUser=yes"):
+        assert directive in unit, directive
+    stop = int(re.search(r"^TimeoutStopSec=(\d+)s$", unit, re.MULTILINE).group(1))
+    drain = int(settings["TIMERBOARD_DRAIN_SECONDS"])
+    grace = int(settings["TIMERBOARD_SHUTDOWN_GRACE_SECONDS"])
+    assert stop >= drain + grace + 5, "systemd would SIGKILL before the graceful stop can end"
+
+
+def compose():
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def test_compose_names_only_real_commands_flags_and_variables():
+    flags = serve_flags()
+    services = compose()["services"]
+    timerboard_services = [name for name, service in services.items() if service.get("image") == "timerboard:latest"]
+    assert set(timerboard_services) == {"timerboard", "node1", "node2"}
+    for name in timerboard_services:
+        service = services[name]
+        command = service["command"]
+        assert command[0] == "serve", (name, command)
+        for argument in command[1:]:
+            if argument.startswith("--"):
+                assert argument[2:].split("=")[0] in flags, (name, argument)
+        for variable in service["environment"]:
+            assert variable_flag(variable) in flags, f"{name}: {variable} is no flag of timerboard serve"
+        environment = service["environment"]
+        grace = int(environment.get("TIMERBOARD_SHUTDOWN_GRACE_SECONDS", 10)) + int(environment.get("TIMERBOARD_DRAIN_SECONDS", 0))
+        assert int(service["stop_grace_period"].rstrip("s")) > grace, name
+        assert service["build"] == {"context": "..", "dockerfile": "deploy/Dockerfile"}
+    assert services["timerboard"]["profiles"] == ["single"]
+    for name in ("postgres", "node1", "node2", "nginx"):
+        assert services[name]["profiles"] == ["cluster"], name
+    # The cluster's nginx runs the tested configuration file.
+    mounts = [volume.split(":")[0] for volume in services["nginx"]["volumes"]]
+    assert "./nginx/timerboard.conf" in mounts
+    for mount in mounts:
+        if mount.startswith("./nginx/"):
+            assert (DEPLOY / mount).exists(), mount
+
+
+def test_the_dockerfile_names_only_real_flags_and_variables():
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    flags = serve_flags()
+    env_block = re.search(r"^ENV (.*?)(?=^\S)", dockerfile, re.MULTILINE | re.DOTALL).group(1)
+    variables = re.findall(r"(TIMERBOARD_[A-Z_]+)=", env_block)
+    assert "TIMERBOARD_DATA_DIRECTORY" in variables and "TIMERBOARD_WEB_ROOT" in variables
+    for variable in variables:
+        assert variable_flag(variable) in flags, variable
+    assert 'CMD ["serve"]' in dockerfile and "USER timerboard" in dockerfile and "STOPSIGNAL SIGTERM" in dockerfile
+    assert re.search(r"^VOLUME /data$", dockerfile, re.MULTILINE)
+    # The build command the Dockerfile runs is the one this project builds with.
+    assert "swift build -c release --product timerboard --static-swift-stdlib" in dockerfile
+    assert (ROOT / ".dockerignore").exists()
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def run_check(command, port, env_port=True):
+    env = {"PATH": "/usr/bin:/bin", **({"TIMERBOARD_PORT": str(port)} if env_port else {})}
+    return subprocess.run(command, env=env, capture_output=True, timeout=10).returncode
+
+
+def test_the_image_health_checks_work_against_a_real_server(server):
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    healthcheck = re.search(r"^\s*CMD (\[.*\])$", dockerfile[dockerfile.index("HEALTHCHECK"):], re.MULTILINE).group(1)
+    command = json.loads(healthcheck)
+    assert run_check(command, server.port) == 0
+    assert run_check(command, closed_port()) != 0
+
+    # compose's check asks /ready on the port compose sets (8080): run it on the test server's.
+    test = compose()["x-timerboard"]["healthcheck"]["test"]
+    assert test[0] == "CMD" and "/ready" in test[-1]
+    command = [part.replace("/8080", f"/{server.port}") for part in test[1:]]
+    assert run_check(command, server.port, env_port=False) == 0
+    command = [part.replace("/8080", f"/{closed_port()}") for part in test[1:]]
+    assert run_check(command, 0, env_port=False) != 0

@@ -36,12 +36,12 @@ let package = Package(
         .target(name: "BoardCore", swiftSettings: swiftSettings),
         // The wire: messages, JSON codec, error codes.
         .target(name: "BoardProtocol", dependencies: ["BoardCore"], swiftSettings: swiftSettings),
-        // Durable storage: the BoardStore protocol and its SQLite implementation.
+        // Durable storage: the BoardStore protocol, its SQLite implementation and the stored
+        // format, which is its own and not the wire's (so no BoardProtocol here).
         .target(
             name: "BoardStore",
             dependencies: [
                 "BoardCore",
-                "BoardProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -77,7 +77,6 @@ let package = Package(
                 "BoardProtocol",
                 "BoardStore",
                 "TimerBoardTransport",
-                "WebSocketDeflate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -108,14 +107,11 @@ let package = Package(
         .target(
             name: "TimerBoardBench",
             dependencies: [
-                "TimerBoardClient",
-                "BoardProtocol",
                 "WebSocketDeflate",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -145,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BoardProtocolTests",
-            dependencies: ["BoardProtocol"],
+            dependencies: ["BoardProtocol", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -159,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BoardStoreTests",
-            dependencies: ["BoardStore", "BoardCore"],
+            dependencies: ["BoardStore", "BoardCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -182,6 +178,9 @@ let package = Package(
                 "BoardCore",
                 "BoardProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                // To make the server's real SQLite file refuse writes (StoreFailureTests).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

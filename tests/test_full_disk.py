@@ -28,12 +28,13 @@ def post_board(server, title):
 
 
 def fill(path):
-    """Writes zeros into `path` until the disk is full."""
-    with open(path, "wb") as file:
+    """Writes zeros into `path` until the disk is full. Unbuffered: a buffered file would try to
+    write its unwritten rest again when closed, and fail there, whenever the free space was not a
+    whole number of writes."""
+    with open(path, "wb", buffering=0) as file:
         try:
             while True:
                 file.write(b"\0" * 65536)
-                file.flush()
         except OSError:
             pass
 

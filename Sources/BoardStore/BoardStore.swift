@@ -105,16 +105,39 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case duplicateBoard
         case boardNotFound
         case revisionConflict
+        /// Stored data cannot be read: the store's fault, never the client's.
         case corrupt
+        /// Stored data is in a format this version does not know (written by a newer one).
+        case unsupportedFormat
     }
 
     public let kind: Kind
+    /// The board the error is about, when it is about one.
+    public let boardID: String?
+    /// The revision of the row that could not be read or written, when there is one.
+    public let revision: Int64?
     public let message: String
 
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
+        self.boardID = nil
+        self.revision = nil
         self.message = message
     }
 
-    public var description: String { message }
+    /// An error about one row of one board; the description names both.
+    public init(_ kind: Kind, boardID: String, revision: Int64?, _ message: String) {
+        self.kind = kind
+        self.boardID = boardID
+        self.revision = revision
+        self.message = message
+    }
+
+    public var description: String {
+        switch (boardID, revision) {
+        case (let boardID?, let revision?): "board \(boardID), revision \(revision): \(message)"
+        case (let boardID?, nil): "board \(boardID): \(message)"
+        default: message
+        }
+    }
 }

@@ -55,4 +55,14 @@ import Testing
             return
         }
     }
+
+    /// Clients that stay under their own limit never reach the board's total, so the list kept
+    /// for the total must still drop what they forgot: it grew by one entry per edit.
+    @Test func whatClientsForgetDoesNotPileUpForTheTotal() {
+        var log = OutcomeLog(limitPerClient: 10, limitInTotal: 1_000)
+        for index in 0..<100_000 { log.record(.accepted(revision: Int64(index)), clientID: "c\(index % 3)", opID: "\(index)") }
+        #expect(log.count == 30)
+        #expect(log.trackedRecords <= 2 * log.count + 1_024)
+        #expect(log.outcome(clientID: "c0", opID: "99999") != nil && log.outcome(clientID: "c0", opID: "99969") == nil)
+    }
 }

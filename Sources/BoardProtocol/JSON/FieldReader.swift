@@ -3,12 +3,13 @@ import BoardCore
 /// Reads the fields of one JSON object, turning every missing or mistyped field into a
 /// `ProtocolError` that names it (`ops[2].minutes must be a number`).
 struct FieldReader {
-    /// Who wrote the JSON: input is validated, what the store kept is trusted.
+    /// Who wrote the JSON: input is validated, a board the server itself wrote out is trusted.
     enum Origin {
         case wire
         /// Rules that only input must obey are not checked (order keys are taken as they are
-        /// and repaired on load), so a board that was stored always loads.
-        case store
+        /// and repaired when a room loads the board), so a board the server exported always
+        /// imports.
+        case server
     }
 
     let fields: [String: JSONValue]
@@ -77,6 +78,14 @@ struct FieldReader {
         }
     }
 
+    /// The array at `key`; missing or of another type is an error.
+    func array(_ key: String) throws(ProtocolError) -> [JSONValue] {
+        guard case .array(let items)? = value(key) else {
+            throw ProtocolError(.badMessage, "\(name(key)) must be an array")
+        }
+        return items
+    }
+
     func optionalBool(_ key: String) throws(ProtocolError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let bool) = value else { throw wrongType(key, "a boolean", value) }
@@ -108,7 +117,7 @@ struct FieldReader {
 
     func optionalOrderKey(_ key: String) throws(ProtocolError) -> OrderKey? {
         guard let text = try optionalString(key) else { return nil }
-        if origin == .store { return OrderKey(stored: text) }
+        if origin == .server { return OrderKey(stored: text) }
         guard let order = OrderKey(text) else { throw ProtocolError(.invalidField, "\(name(key)) is not a valid order key") }
         return order
     }

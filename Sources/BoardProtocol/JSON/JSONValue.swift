@@ -11,9 +11,9 @@ public enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses UTF-8 JSON text; nil when it is not JSON.
+    /// Parses UTF-8 JSON text; nil when it is not JSON (see `JSONParser`).
     public static func parse(_ data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
+        data.withUnsafeBytes { JSONParser.parse($0.bindMemory(to: UInt8.self)) }
     }
 
     public static func parse(_ text: String) -> JSONValue? {
@@ -29,27 +29,6 @@ public enum JSONValue: Hashable, Sendable {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
-        }
-    }
-}
-
-extension JSONValue: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let int = try? container.decode(Int64.self) {
-            self = .int(int)
-        } else if let double = try? container.decode(Double.self) {
-            self = .double(double)
-        } else if let string = try? container.decode(String.self) {
-            self = .string(string)
-        } else if let array = try? container.decode([JSONValue].self) {
-            self = .array(array)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
         }
     }
 }

@@ -125,7 +125,7 @@ extension ServerMessage {
             )
             return .welcome(serverTime: try reader.int("serverTime"), limits: limits)
         case MessageType.snapshot:
-            let content = try ChangeCoding.decodeBoard(reader)
+            let content = try Board(wire: reader)
             return .snapshot(
                 Snapshot(board: try reader.string("board"), title: try reader.string("title"), revision: try reader.int("rev"), content: content)
             )
@@ -143,7 +143,7 @@ extension ServerMessage {
         case MessageType.renamed:
             return .renamed(title: try reader.string("title"))
         case MessageType.changes:
-            let changes = try ChangeCoding.array(reader, "changes").enumerated().map { (index, value) throws(ProtocolError) in
+            let changes = try reader.array("changes").enumerated().map { (index, value) throws(ProtocolError) in
                 try Change(wire: value, path: "changes[\(index)]")
             }
             return .changes(Changeset(revision: try reader.int("rev"), changes: changes))
@@ -178,7 +178,7 @@ extension ServerMessage {
         case MessageType.presence:
             return .presence(try presenceUsers(reader))
         case MessageType.presenceChanged:
-            let left = try ChangeCoding.array(reader, "left").enumerated().map { (index, value) throws(ProtocolError) in
+            let left = try reader.array("left").enumerated().map { (index, value) throws(ProtocolError) in
                 guard case .string(let userID) = value else { throw ProtocolError(.badMessage, "left[\(index)] must be a string") }
                 return userID
             }
@@ -189,7 +189,7 @@ extension ServerMessage {
     }
 
     private static func presenceUsers(_ reader: FieldReader) throws(ProtocolError) -> [PresenceUser] {
-        try ChangeCoding.array(reader, "users").enumerated().map { (index, value) throws(ProtocolError) in
+        try reader.array("users").enumerated().map { (index, value) throws(ProtocolError) in
             let user = try FieldReader(value, path: "users[\(index)]")
             return PresenceUser(
                 userID: try user.string("userId"),

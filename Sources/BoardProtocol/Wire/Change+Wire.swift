@@ -44,8 +44,8 @@ extension JSONWriter {
 }
 
 extension Change {
-    init(wire value: JSONValue, path: String, origin: FieldReader.Origin = .wire) throws(ProtocolError) {
-        let reader = try FieldReader(value, path: path, origin: origin)
+    init(wire value: JSONValue, path: String) throws(ProtocolError) {
+        let reader = try FieldReader(value, path: path)
         if let kind = try reader.optionalString("insert") {
             switch kind {
             case "section": self = .insertSection(try Section(wire: reader))

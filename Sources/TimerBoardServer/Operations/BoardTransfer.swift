@@ -51,7 +51,7 @@ public enum BoardTransfer {
             writer.null()
         }
         writer.key("board")
-        writer.raw(ChangeCoding.encode(stored.content))
+        writer.raw(BoardJSON.encode(stored.content))
         writer.endObject()
         return writer.bytes
     }
@@ -86,7 +86,7 @@ public enum BoardTransfer {
         boardJSON.write(to: &boardWriter)
         let board: Board
         do {
-            board = try ChangeCoding.decodeBoard(Data(boardWriter.bytes))
+            board = try BoardJSON.decode(Data(boardWriter.bytes))
         } catch {
             throw ImportError(description: "\"board\": \(error.message)")
         }

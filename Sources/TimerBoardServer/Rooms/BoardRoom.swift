@@ -32,15 +32,9 @@ actor BoardRoom {
     private let clock: any ServerClock
     private let logger: Logger
 
-    /// Who is on the board, by connection; presence only, never stored.
-    private var participants: [Int: Participant] = [:]
-    /// User ids whose presence changed since the last `presenceChanged` broadcast.
-    private var presenceTouched: Set<String> = []
-    /// The `presence` list a joiner gets, encoded once between two presence flushes. It may miss
-    /// or have stale entries for clients touched since the last flush; the next
-    /// `presenceChanged`, which every joiner receives, carries exactly those.
-    private var presenceListFrame: OutboundFrame?
-    /// Sends the gathered presence changes after `presenceInterval`; nil when none is waiting.
+    /// Who is on the board, by connection, and the presence changes not yet told.
+    private var presence = PresenceTracker<OutboundFrame>()
+    /// Sends the gathered presence changes after `presenceInterval`.
     private var presenceFlush: Task<Void, Never>?
     private var recentChangesets: ChangesetLog
     private var outcomes: OutcomeLog
@@ -51,10 +45,9 @@ actor BoardRoom {
     private var isSaving = false
     /// Set when the store failed or the room was unloaded; a closed room takes no more work.
     private(set) var isClosed = false
-    /// The encoded snapshot of the current revision: a storm of joins encodes the board once.
-    private var snapshotFrame: (revision: Int64, frame: OutboundFrame)?
-    /// The same snapshot compressed, for connections that negotiated permessage-deflate.
-    private var deflatedSnapshotFrame: (revision: Int64, frame: OutboundFrame)?
+    /// The encoded snapshot of the current revision, plain and compressed for connections that
+    /// negotiated permessage-deflate: a storm of joins encodes the board once.
+    private var snapshots = SnapshotCache<OutboundFrame>()
     /// Callers waiting for a revision to be durable (a read over HTTP, a release): resumed
     /// with true once it is, with false when the store failed.
     private var durabilityWaiters: [(revision: Int64, continuation: CheckedContinuation<Bool, Never>)] = []
@@ -173,45 +166,36 @@ actor BoardRoom {
             enqueue(.direct(outbound, encode(.resume(board: boardID, title: title, since: since, revision: revision))))
             for frame in missed { enqueue(.direct(outbound, frame)) }
         } else {
-            enqueue(.direct(outbound, outbound.acceptsDeflate ? currentDeflatedSnapshotFrame() : currentSnapshotFrame()))
+            enqueue(.direct(outbound, snapshotFrame(compressed: outbound.acceptsDeflate)))
         }
-        participants[outbound.id] = participant
-        enqueue(.direct(outbound, currentPresenceListFrame()))
+        let effect = presence.add(participant, on: outbound.id)
+        // Encoding the whole list for every joiner made a crowd of N joining cost N² (half the
+        // server's CPU in a 1,000-client join storm); once per flush interval is enough.
+        enqueue(.direct(outbound, presence.joinerList { encode(.presence($0)) }))
         enqueue(.subscribe(outbound))
-        presenceChanged(participant.userID)
+        perform(effect)
         deliverDurable()
         return .joined
     }
 
-    private func currentSnapshotFrame() -> OutboundFrame {
-        if let cached = snapshotFrame, cached.revision == revision { return cached.frame }
-        let frame = encode(.snapshot(snapshot()))
-        snapshotFrame = (revision, frame)
-        return frame
-    }
-
-    /// Encoding the whole list for every joiner made a crowd of N joining cost N² (half the
-    /// server's CPU in a 1,000-client join storm); once per flush interval is enough.
-    private func currentPresenceListFrame() -> OutboundFrame {
-        if let frame = presenceListFrame { return frame }
-        let frame = encode(.presence(participants.values.map(\.presenceUser).sorted(by: Self.presenceOrder)))
-        presenceListFrame = frame
-        return frame
-    }
-
-    private func currentDeflatedSnapshotFrame() -> OutboundFrame {
-        if let cached = deflatedSnapshotFrame, cached.revision == revision { return cached.frame }
-        let frame = OutboundFrame(deflating: currentSnapshotFrame())
-        deflatedSnapshotFrame = (revision, frame)
-        return frame
+    /// The snapshot of the current revision, encoded (and compressed) once per revision.
+    private func snapshotFrame(compressed: Bool) -> OutboundFrame {
+        while true {
+            switch snapshots.next(revision: revision, compressed: compressed) {
+            case .send(let frame):
+                return frame
+            case .encode:
+                snapshots.store(encode(.snapshot(snapshot())), compressed: false, revision: revision)
+            case .compress(let plain):
+                snapshots.store(OutboundFrame(deflating: plain), compressed: true, revision: revision)
+            }
+        }
     }
 
     func leave(_ outbound: Outbound) {
         // A join still waiting in the outbox must not subscribe it later.
         outbox.remove(outbound.id)
-        if let participant = participants.removeValue(forKey: outbound.id) {
-            presenceChanged(participant.userID)
-        }
+        perform(presence.remove(outbound.id).effect)
     }
 
     // MARK: Presence
@@ -219,20 +203,19 @@ actor BoardRoom {
     /// Records what the connection's user is editing and tells everyone on the board. Returns
     /// false, changing nothing, when the connection's link may not edit.
     func setEditing(_ editing: EntityID?, by outbound: Outbound) -> Bool {
-        guard var participant = participants[outbound.id] else { return true }
-        guard participant.role.canEdit else { return false }
-        guard participant.editing != editing else { return true }
-        participant.editing = editing
-        participants[outbound.id] = participant
-        presenceChanged(participant.userID)
-        return true
+        switch presence.setEditing(editing, on: outbound.id) {
+        case .notOnBoard, .unchanged: return true
+        case .forbidden: return false
+        case .changed(let effect):
+            perform(effect)
+            return true
+        }
     }
 
-    /// Notes that a user's presence changed; the change goes out with the others gathered
+    /// Starts the timer the tracker asked for: the change goes out with the others gathered
     /// within `presenceInterval`.
-    private func presenceChanged(_ userID: String) {
-        presenceTouched.insert(userID)
-        guard presenceFlush == nil else { return }
+    private func perform(_ effect: PresenceTracker<OutboundFrame>.Effect) {
+        guard effect == .scheduleFlush else { return }
         presenceFlush = Task { [weak self, interval = configuration.presenceInterval] in
             try? await Task.sleep(for: interval)
             await self?.flushPresence()
@@ -240,24 +223,13 @@ actor BoardRoom {
     }
 
     /// Tells everyone on the board the current presence of each user touched since the last
-    /// time. A user id is `left` only when none of its connections is still on the board.
-    /// Presence goes through the outbox like everything else, after what was queued before it.
+    /// time. Presence goes through the outbox like everything else, after what was queued
+    /// before it.
     private func flushPresence() {
         presenceFlush = nil
-        guard !isClosed, !presenceTouched.isEmpty else { return }
-        var present: [String: ServerMessage.PresenceUser] = [:]
-        for participant in participants.values where presenceTouched.contains(participant.userID) {
-            present[participant.userID] = participant.presenceUser
-        }
-        let left = presenceTouched.subtracting(present.keys).sorted()
-        presenceTouched = []
-        presenceListFrame = nil
-        enqueue(.broadcast(encode(.presenceChanged(users: present.values.sorted(by: Self.presenceOrder), left: left))))
+        guard !isClosed, let flush = presence.flush() else { return }
+        enqueue(.broadcast(encode(.presenceChanged(users: flush.users, left: flush.left))))
         deliverDurable()
-    }
-
-    private static func presenceOrder(_ a: ServerMessage.PresenceUser, _ b: ServerMessage.PresenceUser) -> Bool {
-        (a.name, a.userID) < (b.name, b.userID)
     }
 
     // MARK: Editing
@@ -278,7 +250,7 @@ actor BoardRoom {
             return 0
         }
         // No participant: its link was just replaced (its socket is being closed) or it fell behind.
-        guard let participant = participants[outbound.id], participant.role.canEdit else {
+        guard let participant = presence.participant(on: outbound.id), participant.role.canEdit else {
             refuse(.init(opID: edit.opID, code: .forbidden, message: "this link can only view the board"), to: outbound)
             return 0
         }
@@ -344,8 +316,7 @@ actor BoardRoom {
         guard !isClosed else { throw StoreError(.boardNotFound, "board \(boardID) is closed") }
         try await store.renameBoard(id: boardID, title: newTitle)
         title = newTitle
-        snapshotFrame = nil
-        deflatedSnapshotFrame = nil
+        snapshots.invalidate()
         enqueue(.broadcast(encode(.renamed(title: newTitle))))
         deliverDurable()
     }
@@ -404,9 +375,9 @@ actor BoardRoom {
     static let boardDeletedCode = WebSocketErrorCode(codeNumber: 4410)
 
     private func disconnectAll(where matches: (Participant) -> Bool, code: WebSocketErrorCode, reason: String) {
-        for (id, participant) in participants where matches(participant) {
-            participants[id] = nil
-            presenceChanged(participant.userID)
+        let (removed, effect) = presence.remove(where: matches)
+        perform(effect)
+        for id in removed.keys {
             if let connection = outbox.remove(id) {
                 connection.disconnect(code, reason: reason)
             }
@@ -523,7 +494,7 @@ actor BoardRoom {
         for subscriber in outbox.removeAll() {
             subscriber.disconnect(.unexpectedServerError, reason: "the board failed to store an edit; rejoin with since")
         }
-        participants.removeAll()
+        presence.removeAll()
         resumeDurabilityWaiters()
     }
 
@@ -550,7 +521,7 @@ actor BoardRoom {
     /// Forgets a subscriber whose connection is gone or fell too far behind.
     private func drop(_ subscriber: Outbound) {
         outbox.remove(subscriber.id)
-        if let participant = participants.removeValue(forKey: subscriber.id) { presenceChanged(participant.userID) }
+        perform(presence.remove(subscriber.id).effect)
         if subscriber.didOverflow {
             logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])
         }

@@ -1,0 +1,188 @@
+import BoardCore
+import Foundation
+import Testing
+
+@testable import BoardStore
+
+/// The golden files of the disk format, one set per format version. A change to what the store
+/// writes shows up here as a changed fixture in review; a format that can no longer read an old
+/// version's files fails here before it reaches a database.
+@Suite struct StoredFormatTests {
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/store")
+
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: fixtures.appendingPathComponent(name))
+    }
+
+    /// Every kind of change and every field a patch can carry, with text that needs escaping.
+    static let changes: [Change] = [
+        .insertSection(Section(id: "s1", title: "Prep \"quoted\" \\ café 🍳\t\u{1}", isExpanded: true, createdDate: 1_763_740_800_000, order: "a0")),
+        .updateSection("s1", SectionPatch(title: "Mise en place", isExpanded: false, order: "a0V", createdDate: 1_763_740_800_001)),
+        .updateSection("s1", SectionPatch(isExpanded: true)),
+        .insertTimer(
+            BoardTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 30, createdDate: 1_763_740_801_000, order: "Zz")
+        ),
+        .insertTimer(
+            BoardTimer(
+                id: "t2",
+                sectionID: "s1",
+                title: "Bread",
+                minutes: 35,
+                seconds: 0,
+                createdDate: 1_763_740_801_000,
+                order: "a1",
+                run: TimerRun(status: .running, startedAt: 1_763_740_802_000, elapsed: 1_500)
+            )
+        ),
+        .updateTimer(
+            "t1",
+            TimerPatch(
+                sectionID: "s2",
+                title: "Soft eggs",
+                minutes: 6,
+                seconds: 45,
+                order: "a2",
+                createdDate: 1_763_740_801_001,
+                run: TimerRun(status: .paused, elapsed: 12_000)
+            )
+        ),
+        .updateTimer("t2", TimerPatch(run: TimerRun(status: .finished, elapsed: 2_100_000))),
+        .updateTimer("t2", TimerPatch(run: .idle)),
+        .deleteTimer("t1"),
+        .deleteSection("s1"),
+    ]
+
+    /// A board with a timer in each run state, an old-form order key and two sections.
+    static let board: Board = {
+        let sections = [
+            Section(id: "s1", title: "Prep", isExpanded: false, createdDate: 1_763_740_800_000, order: "a0"),
+            Section(id: "s2", title: "Bake \u{1F35E}", createdDate: 1_763_740_800_500, order: OrderKey(stored: "V")),
+        ]
+        let timers = [
+            BoardTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 30, createdDate: 1_763_740_801_000, order: "a0"),
+            BoardTimer(
+                id: "t2",
+                sectionID: "s1",
+                title: "Tea",
+                minutes: 3,
+                seconds: 0,
+                createdDate: 1_763_740_801_000,
+                order: "a1",
+                run: TimerRun(status: .running, startedAt: 1_763_740_802_000, elapsed: 500)
+            ),
+            BoardTimer(
+                id: "t3",
+                sectionID: "s2",
+                title: "Bread",
+                minutes: 35,
+                seconds: 0,
+                createdDate: 1_763_740_801_000,
+                order: "a0",
+                run: TimerRun(status: .paused, elapsed: 60_000)
+            ),
+            BoardTimer(
+                id: "t4",
+                sectionID: "s2",
+                title: "Rolls",
+                minutes: 12,
+                seconds: 0,
+                createdDate: 1_763_740_801_000,
+                order: "a1",
+                run: TimerRun(status: .finished, elapsed: 720_000)
+            ),
+        ]
+        return try! Board(sections: sections, timers: timers)
+    }()
+
+    // MARK: Format 1
+
+    @Test func format1WritesChangesExactlyAsTheGoldenFile() throws {
+        let golden = try Self.fixture("format1-changes.json")
+        #expect(String(decoding: StoredFormat1.encode(Self.changes), as: UTF8.self) == String(decoding: golden, as: UTF8.self))
+    }
+
+    @Test func format1WritesABoardExactlyAsTheGoldenFile() throws {
+        let golden = try Self.fixture("format1-board.json")
+        #expect(String(decoding: StoredFormat1.encode(Self.board), as: UTF8.self) == String(decoding: golden, as: UTF8.self))
+    }
+
+    @Test func format1ReadsTheGoldenFilesBack() throws {
+        let changes = try StoredFormat.decodeChanges(
+            String(decoding: Self.fixture("format1-changes.json"), as: UTF8.self),
+            format: 1,
+            boardID: "b",
+            revision: 1
+        )
+        #expect(changes == Self.changes)
+        let board = try StoredFormat.decodeBoard(
+            String(decoding: Self.fixture("format1-board.json"), as: UTF8.self),
+            format: 1,
+            boardID: "b",
+            revision: 1
+        )
+        #expect(board == Self.board)
+    }
+
+    @Test func newRowsAreWrittenInFormat1() {
+        #expect(StoredFormat.current == .json1)
+        #expect(StoredFormat.encode(Self.changes) == StoredFormat1.encode(Self.changes))
+        #expect(StoredFormat.encode(Self.board) == StoredFormat1.encode(Self.board))
+    }
+
+    // MARK: Rows that cannot be read
+
+    /// Broken rows, each with what makes it unreadable; each is a `corrupt` store error that
+    /// names the board and the revision, never a wire error.
+    @Test(arguments: [
+        "not json",
+        #"{"insert":"section"}"#,
+        #"[{"insert":"section","id":"s1","title":"T","isExpanded":true,"createdDate":1}]"#,
+        #"[{"insert":"section","id":"bad id!","title":"T","isExpanded":true,"createdDate":1,"order":"a0"}]"#,
+        #"[{"update":"planet","id":"p1"}]"#,
+        #"[{"update":"timer","id":"t1","run":{"status":"running","elapsed":0}}]"#,
+        #"[{"update":"timer","id":"t1","run":{"status":"sleeping","elapsed":0}}]"#,
+        #"[{"update":"timer","id":"t1","minutes":"seven"}]"#,
+    ])
+    func anUnreadableChangesetIsACorruptStoreErrorNamingBoardAndRevision(_ text: String) {
+        #expect {
+            try StoredFormat.decodeChanges(text, format: 1, boardID: "board-7", revision: 42)
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.kind == .corrupt && error.boardID == "board-7" && error.revision == 42
+                && error.description.hasPrefix("board board-7, revision 42: ")
+        }
+    }
+
+    @Test(arguments: [
+        #"{"sections":[]}"#,
+        #"{"sections":[],"timers":[{"id":"t1","sectionID":"nowhere","title":"T","minutes":1,"seconds":0,"createdDate":1,"order":"a0"}]}"#,
+        #"{"sections":[{"id":"s1","title":"A","isExpanded":true,"createdDate":1,"order":"a0"},{"id":"s1","title":"B","isExpanded":true,"createdDate":1,"order":"a1"}],"timers":[]}"#,
+    ])
+    func anUnreadableSnapshotIsACorruptStoreErrorNamingBoardAndRevision(_ text: String) {
+        #expect {
+            try StoredFormat.decodeBoard(text, format: 1, boardID: "board-7", revision: 100)
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.kind == .corrupt && error.boardID == "board-7" && error.revision == 100
+        }
+    }
+
+    @Test func aRowInAFormatFromANewerServerIsRefusedByName() {
+        #expect {
+            try StoredFormat.decodeChanges("[]", format: 2, boardID: "b", revision: 3)
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.kind == .unsupportedFormat && error.boardID == "b" && error.revision == 3 && error.message.contains("format 2")
+        }
+    }
+
+    /// Old-form order keys were refused by the wire's reader once, and a board could no longer
+    /// load: the store takes keys as it wrote them.
+    @Test func storedOrderKeysAreTakenAsTheyAre() throws {
+        let long = String(repeating: "V", count: 300)
+        let changes = try StoredFormat.decodeChanges(#"[{"update":"section","id":"s1","order":"\#(long)"}]"#, format: 1, boardID: "b", revision: 1)
+        #expect(changes == [.updateSection("s1", SectionPatch(order: OrderKey(stored: long)))])
+    }
+}

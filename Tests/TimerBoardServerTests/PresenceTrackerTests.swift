@@ -1,0 +1,171 @@
+import BoardCore
+import BoardProtocol
+import PropertyBased
+import TestSupport
+import Testing
+
+@testable import TimerBoardServer
+
+/// The presence rules on the tracker alone: no socket, no room, no timer.
+@Suite struct PresenceTrackerTests {
+    /// An encoded joiner list, as the tests see it: the users it was made from, and which
+    /// encoding it was (to tell a cached list from a new one).
+    struct List: Equatable {
+        let users: [ServerMessage.PresenceUser]
+        let encoding: Int
+    }
+
+    typealias Tracker = PresenceTracker<List>
+
+    static func participant(_ client: String, _ name: String, role: BoardRole = .edit) -> Participant {
+        Participant(clientID: client, boardID: "board", name: name, role: role)
+    }
+
+    static func userID(_ client: String) -> String { participant(client, "").userID }
+
+    @Test func theFirstChangeAfterAFlushSchedulesOneAndTheRestRideAlong() {
+        var tracker = Tracker()
+        #expect(tracker.add(Self.participant("ada", "Ada"), on: 1) == .scheduleFlush)
+        #expect(tracker.add(Self.participant("bob", "Bob"), on: 2) == .none)
+        #expect(tracker.setEditing("s1", on: 2) == .changed(.none))
+        let flush = tracker.flush()
+        #expect(flush?.users.map(\.name) == ["Ada", "Bob"])
+        #expect(flush?.users.map(\.editing) == [nil, "s1"])
+        #expect(flush?.left == [])
+        #expect(tracker.flush() == nil, "nothing changed since")
+        #expect(tracker.remove(1).effect == .scheduleFlush)
+        #expect(tracker.flush() == .init(users: [], left: [Self.userID("ada")]))
+    }
+
+    /// One user on two connections (two tabs) has left only when both have.
+    @Test func aUserLeavesOnlyWithItsLastConnection() {
+        var tracker = Tracker()
+        _ = tracker.add(Self.participant("ada", "Ada"), on: 1)
+        _ = tracker.add(Self.participant("ada", "Ada"), on: 2)
+        _ = tracker.flush()
+        _ = tracker.remove(1)
+        #expect(tracker.flush() == .init(users: [Self.participant("ada", "Ada").presenceUser], left: []))
+        _ = tracker.remove(2)
+        #expect(tracker.flush() == .init(users: [], left: [Self.userID("ada")]))
+    }
+
+    @Test(arguments: [
+        (BoardRole.edit, EntityID?.some("s1"), Tracker.EditingOutcome.changed(.scheduleFlush)),
+        (.owner, "s1", .changed(.scheduleFlush)),
+        (.view, "s1", .forbidden),
+        (.edit, nil, .unchanged),
+    ])
+    func whoMaySayWhatTheyEdit(role: BoardRole, editing: EntityID?, outcome: Tracker.EditingOutcome) {
+        var tracker = Tracker()
+        _ = tracker.add(Self.participant("ada", "Ada", role: role), on: 1)
+        _ = tracker.flush()
+        #expect(tracker.setEditing(editing, on: 1) == outcome)
+        #expect(tracker.setEditing(editing, on: 99) == .notOnBoard)
+    }
+
+    @Test func theJoinerListIsEncodedOncePerFlush() {
+        var tracker = Tracker()
+        var encodings = 0
+        func list() -> List {
+            tracker.joinerList { users in
+                encodings += 1
+                return List(users: users, encoding: encodings)
+            }
+        }
+        _ = tracker.add(Self.participant("bob", "Bob"), on: 2)
+        _ = tracker.add(Self.participant("ada", "Ada"), on: 1)
+        #expect(list().users.map(\.name) == ["Ada", "Bob"])
+        _ = tracker.add(Self.participant("cy", "Cy"), on: 3)
+        #expect(list() == List(users: [Self.participant("ada", "Ada").presenceUser, Self.participant("bob", "Bob").presenceUser], encoding: 1))
+        _ = tracker.flush()
+        #expect(list().users.map(\.name) == ["Ada", "Bob", "Cy"])
+        #expect(encodings == 2)
+    }
+
+    @Test func removingByRoleTakesOnlyThoseAndTellsTheRest() {
+        var tracker = Tracker()
+        _ = tracker.add(Self.participant("ada", "Ada", role: .edit), on: 1)
+        _ = tracker.add(Self.participant("bob", "Bob", role: .view), on: 2)
+        _ = tracker.flush()
+        let (removed, effect) = tracker.remove(where: { $0.role == .view })
+        #expect(removed.keys.sorted() == [2])
+        #expect(effect == .scheduleFlush)
+        #expect(tracker.participants.keys.sorted() == [1])
+        #expect(tracker.flush()?.left == [Self.userID("bob")])
+    }
+
+    /// Random joins, leaves, editing changes and flushes over a few users with several
+    /// connections each. Observers that join at random moments apply the joiner list and every
+    /// later flush; after a final flush each sees exactly who is on the board and, for users
+    /// on one connection, what they edit. And a flush is asked for exactly once per batch of
+    /// changes: at the first change after a flush, never again before the next.
+    @Test func observersConvergeAndEveryBatchOfChangesAsksForOneFlush() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
+            var rng = SeededGenerator(seed: seed)
+            var tracker = Tracker()
+            let clients = ["ada", "bob", "cy", "dee"]
+            var observers: [[String: ServerMessage.PresenceUser]] = []
+            var changedSinceFlush = false
+            var scheduledSinceFlush = 0
+            var problems: [String] = []
+
+            func note(_ effect: Tracker.Effect, changed: Bool) {
+                if effect == .scheduleFlush {
+                    scheduledSinceFlush += 1
+                    if changedSinceFlush { problems.append("a flush was asked for twice in one batch") }
+                }
+                if changed && !changedSinceFlush && effect != .scheduleFlush { problems.append("the first change asked for no flush") }
+                changedSinceFlush = changedSinceFlush || changed
+            }
+
+            func flush() {
+                if changedSinceFlush && scheduledSinceFlush != 1 { problems.append("a batch asked for \(scheduledSinceFlush) flushes") }
+                changedSinceFlush = false
+                scheduledSinceFlush = 0
+                guard let flush = tracker.flush() else { return }
+                for index in observers.indices {
+                    for user in flush.users { observers[index][user.userID] = user }
+                    for userID in flush.left { observers[index][userID] = nil }
+                }
+            }
+
+            for _ in 0..<150 {
+                let connection = Int.random(in: 0..<8, using: &rng)
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0...2:
+                    guard tracker.participant(on: connection) == nil else { continue }
+                    let client = clients.randomElement(using: &rng)!
+                    note(tracker.add(Self.participant(client, "Name of \(client)"), on: connection), changed: true)
+                case 3...4:
+                    let (removed, effect) = tracker.remove(connection)
+                    note(effect, changed: removed != nil)
+                case 5...6:
+                    let editing: EntityID? = [nil, "s1", "s2"].randomElement(using: &rng)!
+                    let before = tracker.participant(on: connection)?.editing
+                    switch tracker.setEditing(editing, on: connection) {
+                    case .changed(let effect): note(effect, changed: true)
+                    case .unchanged: if before != editing { problems.append("an editing change was taken as none") }
+                    case .notOnBoard, .forbidden: break
+                    }
+                case 7:
+                    let list = tracker.joinerList { List(users: $0, encoding: 0) }
+                    observers.append(Dictionary(list.users.map { ($0.userID, $0) }, uniquingKeysWith: { $1 }))
+                default:
+                    flush()
+                }
+            }
+            flush()
+
+            let connectionsByUser = Dictionary(grouping: tracker.participants.values, by: \.userID)
+            for observer in observers {
+                if Set(observer.keys) != Set(connectionsByUser.keys) {
+                    problems.append("an observer sees \(observer.keys.sorted()), the board has \(connectionsByUser.keys.sorted())")
+                }
+                for (userID, connections) in connectionsByUser where connections.count == 1 {
+                    if observer[userID]?.editing != connections[0].editing { problems.append("an observer has a stale editing for \(userID)") }
+                }
+            }
+            #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(3))")
+        }
+    }
+}

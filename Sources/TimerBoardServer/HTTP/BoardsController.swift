@@ -193,15 +193,26 @@ struct BoardsController {
         let id = try context.parameters.require("id")
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         guard let secret = Self.bearer(request) else { return notFound.response }
-        let room: BoardRoom
+        var inUse: BoardRoom?
         do {
-            guard let found = try await registry.room(for: id) else { return notFound.response }
-            room = found
+            // A room can close between the lookup and its use (it went idle): load it again.
+            for _ in 0..<3 where inUse == nil {
+                guard let found = try await registry.room(for: id) else { return notFound.response }
+                if await found.beginRequest() { inUse = found }
+            }
         } catch {
             logger.error("loading a board failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
             return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
         }
-        defer { Task { await registry.releaseIfIdle(room) } }
+        guard let room = inUse else {
+            return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; try again").response
+        }
+        defer {
+            Task {
+                await room.endRequest()
+                await registry.releaseIfIdle(room)
+            }
+        }
         let isOperator = adminToken.map { ConstantTime.equal(secret.utf8, $0.utf8) } ?? false
         guard let role = isOperator ? .owner : await room.role(of: secret) else { return notFound.response }
         guard Self.rank(role) <= Self.rank(needs) else {

@@ -128,7 +128,23 @@ actor BoardRoom {
     /// True when nobody is subscribed and nothing is waiting to be stored or sent. Running
     /// timers do not keep a board in memory: the next load finishes those that ran out.
     private var isIdle: Bool {
-        outbox.subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving
+        outbox.subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving && requestsInProgress == 0
+    }
+
+    /// HTTP requests using the room now: a room in use is not idle, so another request's
+    /// release cannot close it halfway through (a link replacement then answered 403).
+    private var requestsInProgress = 0
+
+    /// Keeps the room open for a request until `endRequest`; false when it has closed already
+    /// (ask the registry again).
+    func beginRequest() -> Bool {
+        guard !isClosed else { return false }
+        requestsInProgress += 1
+        return true
+    }
+
+    func endRequest() {
+        requestsInProgress -= 1
     }
 
     /// Closes the room if it is idle, so the registry can drop it. Returns whether it closed.

@@ -100,6 +100,9 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         case .ping:
             guard !frame.rsv1 else { return fail(.protocolError, "RSV1 on a control frame") }
             guard case .open = closeState else { return }
+            // A peer that pings but does not read gets no pongs once its socket is full: they
+            // would pile up in memory (RFC 6455 5.5.3 lets a server leave pings unanswered).
+            guard context.channel.isWritable else { return }
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .pong:
             // The outbound queue's writer already noted that the peer is alive.

@@ -25,6 +25,17 @@ import WebSocketDeflate
         #expect(peer.isOpen)
     }
 
+    @Test func pingsFromAPeerThatDoesNotReadAreNotAnsweredWhileItsSocketIsFull() throws {
+        let peer = try Peer()
+        peer.channel.isWritable = false
+        for _ in 0..<100 { try peer.send(ClientFrame(opcode: .ping, payload: "flood")) }
+        #expect(try peer.sentFrames().isEmpty)
+        peer.channel.isWritable = true
+        try peer.send(ClientFrame(opcode: .ping, payload: "again"))
+        #expect(try peer.sentFrames() == [ServerFrame(opcode: .pong, payload: Array("again".utf8))])
+        #expect(peer.isOpen)
+    }
+
     @Test func aBinaryMessageIsReportedAsBinary() throws {
         let peer = try Peer()
         try peer.send(ClientFrame(opcode: .binary, payload: "{}"))

@@ -162,13 +162,11 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         guard let context else { return }
         switch closeState {
         case .open:
-            // The peer closes first: answer with its code when it is one a peer may send, then
-            // close the socket once the answer is out (the server closes TCP, 7.1.1).
+            // The peer closes first: answer (1000, or 1002 for a close a peer may not send),
+            // then close the socket once the answer is out (the server closes TCP, 7.1.1).
             closeState = .closed
             outbound.flushBeforeClose()
-            let answer = Self.answer(toClose: payload)
-            let loopContext = context.loopBound
-            writeClose(answer, reason: nil, context: context).whenComplete { _ in loopContext.value.close(promise: nil) }
+            writeCloseThenCloseSocket(Self.answer(toClose: payload), reason: nil, context: context)
         case .closing(let deadline):
             deadline?.cancel()
             closeState = .closed
@@ -192,8 +190,17 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         case .open:
             closeState = .closed
             outbound.flushBeforeClose()
-            let loopContext = context.loopBound
-            writeClose(code, reason: reason, context: context).whenComplete { _ in loopContext.value.close(promise: nil) }
+            writeCloseThenCloseSocket(code, reason: reason, context: context)
+        }
+    }
+
+    /// Writes a last close frame and closes the socket once it is out, or after `closeTimeout`
+    /// if it cannot go out (a peer that reads nothing keeps the socket full).
+    private func writeCloseThenCloseSocket(_ code: WebSocketErrorCode, reason: String?, context: ChannelHandlerContext) {
+        let loopContext = context.loopBound
+        writeClose(code, reason: reason, context: context).whenComplete { _ in loopContext.value.close(promise: nil) }
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeTimeout) { () -> Void in
+            loopContext.value.close(promise: nil)
         }
     }
 

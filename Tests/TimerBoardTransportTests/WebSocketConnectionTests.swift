@@ -131,6 +131,17 @@ import WebSocketDeflate
         #expect(peer.receiver.closedCount == 1)
     }
 
+    @Test func aFailedConnectionWhosePeerReadsNothingIsCutOffAfterTheTimeout() throws {
+        let peer = try Peer()
+        // A socket the peer does not read: the close frame cannot go out.
+        try peer.channel.pipeline.syncOperations.addHandler(WriteBlackHole(), position: .first)
+        try peer.send(ClientFrame(opcode: .text, payload: "{}", masked: false))
+        #expect(peer.isOpen)
+        peer.channel.embeddedEventLoop.advanceTime(by: WebSocketConnection.closeTimeout)
+        #expect(!peer.isOpen)
+        #expect(peer.receiver.closedCount == 1)
+    }
+
     @Test func aSocketClosedWithoutACloseFrameEndsTheConnection() throws {
         let peer = try Peer()
         peer.channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
@@ -269,6 +280,23 @@ final class RecordingReceiver: WebSocketMessageReceiver {
 
     func connectionClosed() {
         record.withLock { $0.closedCount += 1 }
+    }
+}
+
+/// Holds every write forever, as a socket whose peer reads nothing.
+final class WriteBlackHole: ChannelOutboundHandler {
+    typealias OutboundIn = Any
+    private var held: [EventLoopPromise<Void>?] = []
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        held.append(promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {}
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        for promise in held { promise?.fail(ChannelError.ioOnClosedChannel) }
+        held = []
     }
 }
 

@@ -3,6 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+// swift-metrics imports Dispatch, whose C module also includes <sys/stat.h>; in a release build
+// the compiler then names it as the one that defines `stat`'s fields, and MemberImportVisibility
+// wants it imported here too.
+#if canImport(CDispatch)
+import CDispatch
+#endif
 
 /// The browser client's folder on disk, as the static files reach it: a file is served only if it
 /// is a regular file whose real path (every symlink resolved) lies inside the folder's real path

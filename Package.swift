@@ -30,6 +30,9 @@ let package = Package(
         // Already in the graph through hummingbird; named for its HTTP types <-> NIO HTTP/1
         // bridge, which our WebSocket upgrade channel uses as hummingbird's own channels do.
         .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
+        // The metrics API, and its Prometheus backend for `/metrics`.
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
     ],
     targets: [
         // The domain: pure value types, no I/O, no framework.
@@ -88,6 +91,9 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 // SHA-256 and HMAC for the boards' link secrets.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // `/metrics`: swift-metrics objects made by a Prometheus factory per application.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),

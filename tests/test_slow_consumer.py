@@ -7,6 +7,8 @@ import socket
 
 import websockets
 
+from test_metrics import metrics, value
+
 QUEUE_LIMIT = 16
 TITLE = "x" * 190
 
@@ -98,3 +100,5 @@ def test_a_subscriber_that_stops_reading_is_cut_off_and_the_others_go_on(server_
 
     edits = asyncio.run(scenario())
     assert edits > QUEUE_LIMIT  # it took more than the queue to cut it off: the kernel's buffers came first
+    # /metrics counts it as a queue drop, once.
+    assert value(metrics(server), "timerboard_slow_client_drops_total") == 1

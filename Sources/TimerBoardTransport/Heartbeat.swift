@@ -16,10 +16,13 @@ package final class Heartbeat: Service, Sendable {
     package let interval: Duration
     package let shutdownGrace: Duration
     private let connections = Mutex<[Int: Outbound]>([:])
+    /// Told in a beat how many connections it is about to close, when any (for the metrics).
+    private let closedDead: @Sendable (Int) -> Void
 
-    package init(interval: Duration, shutdownGrace: Duration = .seconds(10)) {
+    package init(interval: Duration, shutdownGrace: Duration = .seconds(10), closedDead: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.interval = interval
         self.shutdownGrace = shutdownGrace
+        self.closedDead = closedDead
     }
 
     /// Connections registered and not yet closed.
@@ -36,13 +39,18 @@ package final class Heartbeat: Service, Sendable {
     /// One beat: ping who answered, close who did not.
     package func beat() {
         let all = connections.withLock { Array($0.values) }
+        var dead: [Outbound] = []
         for outbound in all {
             if outbound.takeHeardFrom() {
                 outbound.send(.ping)
             } else {
-                outbound.disconnect(.goingAway, reason: "no answer to ping")
+                dead.append(outbound)
             }
         }
+        guard !dead.isEmpty else { return }
+        // Counted before the closes go out, so whoever sees a close also sees it counted.
+        closedDead(dead.count)
+        for outbound in dead { outbound.disconnect(.goingAway, reason: "no answer to ping") }
     }
 
     package func run() async throws {

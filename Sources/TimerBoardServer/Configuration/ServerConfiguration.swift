@@ -85,6 +85,8 @@ public struct ServerConfiguration: Sendable {
 
     /// Proxies whose `X-Forwarded-For` / `X-Real-IP` name the client for per-address limits.
     public var trustedProxies = TrustedProxies()
+    /// Where the server counts what `/metrics` shows: set by `buildApplication`, one per application.
+    var metrics = ServerMetrics.detached
 
     public init() {}
 

@@ -29,10 +29,16 @@ public func buildApplication(
     readiness: ServerReadiness = ServerReadiness(),
     logger: Logger = Logger(label: "timerboard")
 ) -> some ApplicationProtocol {
+    var configuration = configuration
+    let metrics = ServerMetrics()
+    configuration.metrics = metrics
     let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
 
+    let heartbeat = Heartbeat(interval: configuration.heartbeatInterval, shutdownGrace: configuration.shutdownGrace) { closed in
+        metrics.heartbeatClosed(closed)
+    }
     let router = buildRouter(configuration: configuration, registry: registry, store: store, readiness: readiness, clock: clock, logger: logger)
-    let heartbeat = Heartbeat(interval: configuration.heartbeatInterval, shutdownGrace: configuration.shutdownGrace)
+    MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken).addRoutes(to: router)
     let sessions = SessionFactory(configuration: configuration, registry: registry, heartbeat: heartbeat, clock: clock, logger: logger)
     return Application(
         router: router,

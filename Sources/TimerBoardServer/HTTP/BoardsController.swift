@@ -233,7 +233,7 @@ struct BoardsController {
         BoardRole.allCases.firstIndex(of: role)!
     }
 
-    private static func bearer(_ request: Request) -> String? {
+    static func bearer(_ request: Request) -> String? {
         guard let value = request.headers[.authorization] else { return nil }
         let prefix = "Bearer "
         guard value.count > prefix.count, value.prefix(prefix.count).lowercased() == prefix.lowercased() else { return nil }

@@ -50,6 +50,14 @@ actor BoardRegistry {
     /// How many boards are in memory now.
     var liveRoomCount: Int { rooms.count }
 
+    /// How many timers run on the boards in memory now (a board that left memory with a
+    /// running timer is not counted until it is loaded again). For `/metrics`: one call per room.
+    func runningTimerCount() async -> Int {
+        var count = 0
+        for room in rooms.values { count += await room.runningTimerCount }
+        return count
+    }
+
     // MARK: Boards
 
     /// Makes a board and its link secrets; the secrets leave the server only in this answer.

@@ -42,6 +42,8 @@ actor BoardRoom {
     private var outbox = RoomOutbox<Outbound, OutboundFrame>()
     /// Accepted edits not yet handed to the store.
     private var unsaved: [StoredChangeset] = []
+    /// When each of `unsaved` was applied, for the edit -> durable latency in `/metrics`.
+    private var unsavedApplied: [ContinuousClock.Instant] = []
     private var isSaving = false
     /// Set when the store failed or the room was unloaded; a closed room takes no more work.
     private(set) var isClosed = false
@@ -125,6 +127,11 @@ actor BoardRoom {
         for waiter in due { waiter.continuation.resume(returning: !isClosed) }
     }
 
+    /// Timers running on the board now, for `/metrics`.
+    var runningTimerCount: Int {
+        board.timers.values.reduce(0) { $0 + ($1.run.status == .running ? 1 : 0) }
+    }
+
     /// True when nobody is subscribed and nothing is waiting to be stored or sent. Running
     /// timers do not keep a board in memory: the next load finishes those that ran out.
     private var isIdle: Bool {
@@ -181,8 +188,10 @@ actor BoardRoom {
         if let since, since <= revision, let missed = recentChangesets.frames(after: since), missed.count <= outbound.capacity / 2 {
             enqueue(.direct(outbound, encode(.resume(board: boardID, title: title, since: since, revision: revision))))
             for frame in missed { enqueue(.direct(outbound, frame)) }
+            configuration.metrics.joined(resumed: true)
         } else {
             enqueue(.direct(outbound, snapshotFrame(compressed: outbound.acceptsDeflate)))
+            configuration.metrics.joined(resumed: false)
         }
         let effect = presence.add(participant, on: outbound.id)
         // Encoding the whole list for every joiner made a crowd of N joining cost N² (half the
@@ -253,6 +262,7 @@ actor BoardRoom {
     /// Answers an edit the session refused before it reached the board (over its rate), in
     /// order after the answers to the connection's earlier edits.
     func refuse(_ reject: ServerMessage.Reject, to outbound: Outbound) {
+        configuration.metrics.editRejected(reject.code)
         enqueue(.direct(outbound, encode(.reject(reject))))
         deliverDurable()
     }
@@ -262,6 +272,7 @@ actor BoardRoom {
     @discardableResult
     func edit(_ edit: ClientMessage.Edit, from outbound: Outbound) -> Int {
         guard !isClosed else {
+            configuration.metrics.editRejected(.internal)
             outbound.send(encode(.reject(.init(opID: edit.opID, code: .internal, message: "the board is reloading; send the edit again"))))
             return 0
         }
@@ -290,6 +301,7 @@ actor BoardRoom {
         } catch {
             let reject = reject(for: error, in: edit)
             outcomes.record(.rejected(reject), clientID: clientID, opID: edit.opID)
+            configuration.metrics.editRejected(reject.code)
             enqueue(.direct(outbound, encode(.reject(reject))))
             deliverDurable()
             return 0
@@ -297,6 +309,7 @@ actor BoardRoom {
         guard !changes.isEmpty else {
             // Nothing changed (the values were already there): acked at the current revision.
             outcomes.record(.accepted(revision: revision), clientID: clientID, opID: edit.opID)
+            configuration.metrics.editAccepted()
             enqueue(.direct(outbound, encode(.ack(opID: edit.opID, revision: revision, duplicate: false))))
             deliverDurable()
             return 0
@@ -314,13 +327,16 @@ actor BoardRoom {
         let frame = encode(.changes(Changeset(revision: revision, changes: changes)))
         recentChangesets.append(frame, revision: revision)
         enqueue(.broadcast(frame))
+        configuration.metrics.changesetCommitted(subscribers: outbox.subscribers.count)
         if let clientID, let opID {
             outcomes.record(.accepted(revision: revision), clientID: clientID, opID: opID)
         }
         if let editor, let opID {
+            configuration.metrics.editAccepted()
             enqueue(.direct(editor, encode(.ack(opID: opID, revision: revision, duplicate: false))))
         }
         unsaved.append(StoredChangeset(boardID: boardID, revision: revision, changes: changes, clientID: clientID, opID: opID, time: now))
+        unsavedApplied.append(.now)
         scheduleExpiry()
         startSaving()
     }
@@ -425,6 +441,7 @@ actor BoardRoom {
         if changes.isEmpty {
             scheduleExpiry()
         } else {
+            configuration.metrics.timersFinished(changes.count)
             commit(changes, clientID: nil, opID: nil, now: now, editor: nil)
         }
     }
@@ -481,17 +498,21 @@ actor BoardRoom {
         defer { isSaving = false }
         while !unsaved.isEmpty, !isClosed {
             let batch = unsaved
+            let applied = unsavedApplied
             unsaved = []
+            unsavedApplied = []
             let last = batch[batch.count - 1].revision
             // `board` is exactly the state at `last` here: nothing can apply between taking the
             // batch and this line.
             let snapshotDue = last - lastSnapshotRevision >= Int64(configuration.snapshotInterval)
+            let started = ContinuousClock.now
             do {
                 try await store.append(batch, snapshot: snapshotDue ? board : nil)
             } catch {
                 fail(error)
                 return
             }
+            configuration.metrics.stored(batch, applied: applied, started: started)
             if snapshotDue { lastSnapshotRevision = last }
             durableRevision = last
             deliverDurable()
@@ -507,6 +528,7 @@ actor BoardRoom {
         isClosed = true
         expiryTask?.cancel()
         unsaved.removeAll()
+        unsavedApplied.removeAll()
         for subscriber in outbox.removeAll() {
             subscriber.disconnect(.unexpectedServerError, reason: "the board failed to store an edit; rejoin with since")
         }
@@ -524,7 +546,10 @@ actor BoardRoom {
     /// connection here; the writing happens on the event loops, one task per loop.
     private func deliverDurable() {
         var drains = DrainBatch()
-        for send in outbox.release(durable: durableRevision) {
+        let sends = outbox.release(durable: durableRevision)
+        var bytes = 0
+        for send in sends {
+            bytes += send.frame.bytes.readableBytes
             switch send.connection.enqueue(send.frame) {
             case .queued: break
             case .needsDrain: drains.add(send.connection)
@@ -532,6 +557,7 @@ actor BoardRoom {
             }
         }
         drains.schedule()
+        configuration.metrics.sent(messages: sends.count, bytes: bytes)
     }
 
     /// Forgets a subscriber whose connection is gone or fell too far behind.
@@ -539,6 +565,7 @@ actor BoardRoom {
         outbox.remove(subscriber.id)
         perform(presence.remove(subscriber.id).effect)
         if subscriber.didOverflow {
+            configuration.metrics.slowClientDropped()
             logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(subscriber.id)"])
         }
     }

@@ -193,6 +193,7 @@ final class ClientSession: WebSocketMessageReceiver {
             try await handle(request, state: &state)
         } catch let error as ProtocolError {
             if let opID = error.opID {
+                configuration.metrics.editRejected(error.code)
                 send(.reject(.init(opID: opID, code: error.code, message: error.message, opIndex: error.opIndex)))
             } else {
                 send(.error(code: error.code, message: error.message))

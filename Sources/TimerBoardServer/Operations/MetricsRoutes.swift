@@ -1,0 +1,39 @@
+import Hummingbird
+import NIOCore
+import TimerBoardTransport
+
+/// `GET /metrics`: the server's metrics in Prometheus's text format (version 0.0.4).
+///
+/// With an operator token (`--admin-token`) set, a scrape must present it as a bearer token;
+/// without one the endpoint is open, like `/health`: it shows counts only, never a board id,
+/// a name or a secret, and the server listens on loopback unless told otherwise.
+struct MetricsRoutes {
+    let metrics: ServerMetrics
+    let registry: BoardRegistry
+    let heartbeat: Heartbeat
+    let adminToken: String?
+
+    func addRoutes(to router: Router<TimerBoardRequestContext>) {
+        router.get("/metrics") { request, _ -> Response in
+            if let adminToken {
+                guard let presented = BoardsController.bearer(request), ConstantTime.equal(presented.utf8, adminToken.utf8) else {
+                    return Response(
+                        status: .unauthorized,
+                        headers: [.wwwAuthenticate: #"Bearer realm="timerboard""#, .contentType: "text/plain; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: "/metrics needs the operator token (--admin-token) as a bearer token\n"))
+                    )
+                }
+            }
+            let text = metrics.collect(
+                connections: heartbeat.connectionCount,
+                liveBoards: await registry.liveRoomCount,
+                timersRunning: await registry.runningTimerCount()
+            )
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: text))
+            )
+        }
+    }
+}

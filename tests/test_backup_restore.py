@@ -41,7 +41,7 @@ def pair_edit(writer, n):
     ]}
 
 
-async def write_until(url, board, writer, acked, enough, stop):
+async def write_until(url, board, writer, acked, enough, stop, stop_at):
     ws = await open_joined(url, board, f"backup-writer-{writer}-0123456789")
     n = 0
     while not stop.is_set():
@@ -53,6 +53,9 @@ async def write_until(url, board, writer, acked, enough, stop):
         acked.append(edit["opId"])
         if len(acked) >= BACKUP_AFTER_ACKS:
             enough.set()
+        # The test names how many acks it wants after the backup; the ack that reaches it stops all.
+        if stop_at and len(acked) >= stop_at[0]:
+            stop.set()
     await ws.close()
 
 
@@ -74,17 +77,15 @@ def test_a_backup_taken_while_ten_clients_edit_restores_every_acked_edit(server_
         await ws.close()
 
         enough, stop = asyncio.Event(), asyncio.Event()
-        writers = [asyncio.create_task(write_until(server.ws, board, w, acked, enough, stop)) for w in range(WRITERS)]
+        stop_at = []
+        writers = [asyncio.create_task(write_until(server.ws, board, w, acked, enough, stop, stop_at)) for w in range(WRITERS)]
         await enough.wait()
         # Everything acked up to here must be in the backup; the writers go on meanwhile.
         before = list(acked)
         result = await asyncio.to_thread(timerboard, "backup", str(backup), "--data-directory", str(server.data_dir))
         during = len(acked) - len(before)
-        # Keep editing a little after it, then stop.
-        target = len(acked) + 50
-        while len(acked) < target:
-            await asyncio.sleep(0.01)
-        stop.set()
+        # Keep editing for 50 more acks after it, then stop.
+        stop_at.append(len(acked) + 50)
         await asyncio.gather(*writers)
         return before, during, result
 

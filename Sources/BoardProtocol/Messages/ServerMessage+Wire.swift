@@ -27,14 +27,7 @@ extension ServerMessage {
             writer.field("board", snapshot.board)
             writer.field("title", snapshot.title)
             writer.field("rev", snapshot.revision)
-            writer.key("sections")
-            writer.beginArray()
-            for section in snapshot.content.orderedSections { writer.section(section) }
-            writer.endArray()
-            writer.key("timers")
-            writer.beginArray()
-            for timer in snapshot.content.orderedTimers { writer.timer(timer) }
-            writer.endArray()
+            writer.boardContentFields(snapshot.content)
         case .access(let board, let role, let userID):
             writer.field("type", MessageType.access)
             writer.field("board", board)

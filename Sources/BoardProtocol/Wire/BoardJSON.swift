@@ -8,14 +8,7 @@ public enum BoardJSON {
     public static func encode(_ board: Board) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 128 * board.entityCount + 32)
         writer.beginObject()
-        writer.key("sections")
-        writer.beginArray()
-        for section in board.orderedSections { writer.section(section) }
-        writer.endArray()
-        writer.key("timers")
-        writer.beginArray()
-        for timer in board.orderedTimers { writer.timer(timer) }
-        writer.endArray()
+        writer.boardContentFields(board)
         writer.endObject()
         return writer.bytes
     }

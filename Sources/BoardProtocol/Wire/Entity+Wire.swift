@@ -45,6 +45,19 @@ extension JSONWriter {
         timerFields(timer)
         endObject()
     }
+
+    /// `"sections":[…],"timers":[…]` in display order, inside an open object: a snapshot's
+    /// content, and an export's board.
+    mutating func boardContentFields(_ board: Board) {
+        key("sections")
+        beginArray()
+        for section in board.orderedSections { self.section(section) }
+        endArray()
+        key("timers")
+        beginArray()
+        for timer in board.orderedTimers { self.timer(timer) }
+        endArray()
+    }
 }
 
 extension Section {

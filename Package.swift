@@ -33,6 +33,8 @@ let package = Package(
         // The metrics API, and its Prometheus backend for `/metrics`.
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        // The PostgreSQL store of a cluster: the shared log, and LISTEN/NOTIFY between nodes.
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
     ],
     targets: [
         // The domain: pure value types, no I/O, no framework.
@@ -46,6 +48,8 @@ let package = Package(
             dependencies: [
                 "BoardCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -161,7 +165,13 @@ let package = Package(
         ),
         .testTarget(
             name: "BoardStoreTests",
-            dependencies: ["BoardStore", "BoardCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BoardStore",
+                "BoardCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -84,6 +84,10 @@ public protocol BoardStore: Sendable {
     func boards(limit: Int) async throws -> [BoardInfo]
     /// The board at its last appended revision, or nil when there is no such board.
     func loadBoard(id: String) async throws -> StoredBoard?
+    /// Every changeset of the board after `revision`, oldest first: how a node catches up with
+    /// what other nodes appended. Nil when there is no such board, or when the log no longer
+    /// holds all of them (pruned behind a snapshot): then load the board instead.
+    func changesets(boardID: String, after revision: Int64) async throws -> [StoredChangeset]?
     /// Appends the next changesets of one board, in revision order, in one transaction; durable
     /// when this returns. With `snapshot` (the board's content at the last of them), the snapshot
     /// is stored too, and log entries no longer needed for replay or resume are pruned.

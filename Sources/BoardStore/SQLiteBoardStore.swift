@@ -203,6 +203,30 @@ public actor SQLiteBoardStore: BoardStore {
         }
     }
 
+    public nonisolated func changesets(boardID: String, after revision: Int64) async throws -> [StoredChangeset]? {
+        try await pool.read { db -> [StoredChangeset]? in
+            guard let last = try Int64.fetchOne(db, sql: "SELECT revision FROM board WHERE id = ?", arguments: [boardID]) else { return nil }
+            let log = try Row.fetchAll(
+                db,
+                sql: "SELECT revision, changes, format, clientID, opID, time FROM changeset WHERE boardID = ? AND revision > ? ORDER BY revision",
+                arguments: [boardID, revision]
+            ).map { row in
+                let revision: Int64 = row["revision"]
+                return StoredChangeset(
+                    boardID: boardID,
+                    revision: revision,
+                    changes: try StoredFormat.decodeChanges(row["changes"], format: row["format"], boardID: boardID, revision: revision),
+                    clientID: row["clientID"],
+                    opID: row["opID"],
+                    time: row["time"]
+                )
+            }
+            // Pruned past `revision` (only a snapshot has it now): the caller loads the board instead.
+            let complete = log.enumerated().allSatisfy { $1.revision == revision + Int64($0) + 1 } && log.count == Int(max(0, last - revision))
+            return complete ? log : nil
+        }
+    }
+
     // MARK: Appends, with group commit
 
     public func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws {

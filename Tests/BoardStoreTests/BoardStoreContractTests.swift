@@ -1,26 +1,39 @@
 import BoardCore
 import BoardStore
 import Foundation
+import Logging
 import Testing
 
 /// How to open a store of one kind, twice on the same data (to test reopening).
 struct StoreKind: Sendable, CustomTestStringConvertible {
     let name: String
-    /// Opens the store for `location` (a fresh folder per test).
-    let open: @Sendable (_ location: URL, _ retainedChangesets: Int) throws -> any BoardStore
+    /// Opens the store for `location` (a fresh folder per test, whose name also names the
+    /// test's PostgreSQL database).
+    let open: @Sendable (_ location: URL, _ retainedChangesets: Int) async throws -> any BoardStore
     var testDescription: String { name }
 
     static let sqlite = StoreKind(name: "SQLite") { location, retained in
         try SQLiteBoardStore(path: location.appendingPathComponent("boards.sqlite").path, retainedChangesets: retained)
     }
+
+    /// A real PostgreSQL server (`ScratchPostgres`), one database per test.
+    static let postgres = StoreKind(name: "PostgreSQL") { location, retained in
+        let database = try await ScratchPostgres.database(location.lastPathComponent.lowercased())
+        return try await PostgresBoardStore(location: database, retainedChangesets: retained, logger: Logger(label: "test"))
+    }
 }
 
 /// Every store must pass this suite.
 @Suite struct BoardStoreContractTests {
-    static let kinds: [StoreKind] = [.sqlite]
+    static let kinds: [StoreKind] = [.sqlite, .postgres]
+    /// Stores several nodes share. SQLite is one process's file: a second writer is not a
+    /// configuration it supports (it answers "database is locked").
+    static let sharedKinds: [StoreKind] = [.postgres]
 
     static func freshLocation() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("timerboard-store-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "timerboard_store_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_"))"
+        )
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -41,7 +54,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     @Test(arguments: kinds)
     func accessIsStoredReplacedAndReadBack(_ kind: StoreKind) async throws {
         let location = try Self.freshLocation()
-        let store = try kind.open(location, 1_000)
+        let store = try await kind.open(location, 1_000)
         try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
         #expect(try await store.loadBoard(id: "b")?.access == Self.access)
         var replaced = Self.access
@@ -55,7 +68,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     @Test(arguments: kinds)
     func aRenameIsStoredAndADeleteLeavesNothing(_ kind: StoreKind) async throws {
         let location = try Self.freshLocation()
-        let store = try kind.open(location, 1_000)
+        let store = try await kind.open(location, 1_000)
         try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
         try await store.createBoard(BoardInfo(id: "keep", title: "Keep", createdDate: 2), access: Self.access)
         try await store.append([Self.changeset("b", 1, [Self.addSection("s")])], snapshot: Board())
@@ -80,7 +93,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: kinds)
     func aNewBoardIsEmptyAtRevisionZeroAndListedNewestFirst(_ kind: StoreKind) async throws {
-        let store = try kind.open(Self.freshLocation(), 1_000)
+        let store = try await kind.open(Self.freshLocation(), 1_000)
         try await store.createBoard(BoardInfo(id: "old", title: "Old", createdDate: 1), access: Self.access)
         try await store.createBoard(BoardInfo(id: "new", title: "New", createdDate: 2), access: Self.access)
         let loaded = try #require(try await store.loadBoard(id: "new"))
@@ -99,7 +112,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         let location = try Self.freshLocation()
         var expected = Board()
         do {
-            let store = try kind.open(location, 1_000)
+            let store = try await kind.open(location, 1_000)
             try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
             var batch: [StoredChangeset] = []
             for revision in Int64(1)...20 {
@@ -110,7 +123,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
             try await store.append(Array(batch.prefix(5)), snapshot: nil)
             try await store.append(Array(batch.dropFirst(5)), snapshot: nil)
         }
-        let reopened = try kind.open(location, 1_000)
+        let reopened = try await kind.open(location, 1_000)
         let loaded = try #require(try await reopened.loadBoard(id: "b"))
         #expect(loaded.revision == 20)
         #expect(loaded.content == expected)
@@ -121,7 +134,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: kinds)
     func aRevisionIsWrittenOnceAndNeverSkipped(_ kind: StoreKind) async throws {
-        let store = try kind.open(Self.freshLocation(), 1_000)
+        let store = try await kind.open(Self.freshLocation(), 1_000)
         try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
         try await store.append([Self.changeset("b", 1, [Self.addSection("s")])], snapshot: nil)
         await #expect {
@@ -141,7 +154,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     @Test(arguments: kinds)
     func snapshotsPruneTheLogButKeepTheResumeTail(_ kind: StoreKind) async throws {
         let location = try Self.freshLocation()
-        let store = try kind.open(location, 5)
+        let store = try await kind.open(location, 5)
         try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
         var board = Board()
         for revision in Int64(1)...30 {
@@ -164,7 +177,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     @Test(arguments: kinds)
     func concurrentAppendsToManyBoardsAreAllDurable(_ kind: StoreKind) async throws {
         let location = try Self.freshLocation()
-        let store = try kind.open(location, 1_000)
+        let store = try await kind.open(location, 1_000)
         let boardCount = 20
         let revisions: Int64 = 25
         for index in 0..<boardCount {
@@ -182,11 +195,61 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
             }
             try await group.waitForAll()
         }
-        let reopened = try kind.open(location, 1_000)
+        let reopened = try await kind.open(location, 1_000)
         for index in 0..<boardCount {
             let loaded = try #require(try await reopened.loadBoard(id: "b\(index)"))
             #expect(loaded.revision == revisions)
             #expect(loaded.content.sections["s"]?.title == "T\(revisions)")
+        }
+    }
+
+    @Test(arguments: kinds)
+    func theLogAfterARevisionIsItsTailOrNilOncePruned(_ kind: StoreKind) async throws {
+        let store = try await kind.open(Self.freshLocation(), 3)
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
+        var board = Board()
+        for revision in Int64(1)...12 {
+            let change = revision == 1 ? Self.addSection("s") : .updateSection("s", SectionPatch(title: "T\(revision)"))
+            try board.apply(change)
+            try await store.append([Self.changeset("b", revision, [change], op: "op\(revision)")], snapshot: revision == 10 ? board : nil)
+        }
+        let tail = try #require(try await store.changesets(boardID: "b", after: 9))
+        #expect(tail.map(\.revision) == [10, 11, 12])
+        #expect(tail.map(\.opID) == ["op10", "op11", "op12"])
+        #expect(tail.last?.changes == [.updateSection("s", SectionPatch(title: "T12"))])
+        #expect(try await store.changesets(boardID: "b", after: 12) == [])
+        // Revision 5 was pruned behind the snapshot at 10 (3 retained): only a load can catch up.
+        #expect(try await store.changesets(boardID: "b", after: 4) == nil)
+        #expect(try await store.changesets(boardID: "nope", after: 0) == nil)
+    }
+
+    /// What two nodes do on one database: both try to write the next revision of one board.
+    @Test(arguments: sharedKinds)
+    func twoWritersNeverBothClaimARevision(_ kind: StoreKind) async throws {
+        let location = try Self.freshLocation()
+        let first = try await kind.open(location, 1_000)
+        let second = try await kind.open(location, 1_000)
+        try await first.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
+        try await first.append([Self.changeset("b", 1, [Self.addSection("s")])], snapshot: nil)
+        for revision in Int64(2)...31 {
+            let won = try await withThrowingTaskGroup(of: String?.self) { group in
+                for (name, store) in [("first", first), ("second", second)] {
+                    group.addTask {
+                        let change = Change.updateSection("s", SectionPatch(title: name))
+                        do {
+                            try await store.append([Self.changeset("b", revision, [change], op: "\(name)\(revision)")], snapshot: nil)
+                            return name
+                        } catch let error as StoreError where error.kind == .revisionConflict {
+                            return nil
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { winners, name in if let name { winners.append(name) } }
+            }
+            #expect(won.count == 1, "revision \(revision) was claimed by \(won)")
+            let stored = try #require(try await second.loadBoard(id: "b"))
+            #expect(stored.revision == revision)
+            #expect(stored.content.sections["s"]?.title == won.first)
         }
     }
 }

@@ -1,0 +1,356 @@
+import BoardCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The store of a cluster: every node on one PostgreSQL database, which is the shared log and,
+/// through NOTIFY, the doorbell between nodes (see `PostgresChangeFeed`).
+///
+/// A revision is claimed by inserting (board, revision) under the changeset table's primary
+/// key, so two nodes can never both write revision r: the second insert fails with a unique
+/// violation, reported as `StoreError.revisionConflict`, and its node reloads. After the
+/// commit, PostgreSQL delivers the append's `NOTIFY` (board and last revision) to every
+/// listening node; a rolled-back append sends none.
+///
+/// Rows hold the same stored format as SQLite's (`StoredFormat`), so a board moves between the
+/// two stores by export and import without a second codec.
+public final class PostgresBoardStore: BoardStore {
+    /// The channel every append notifies: the payload is `<revision> <boardID>`.
+    static let changesChannel = "timerboard_changes"
+
+    let client: PostgresClient
+    private let runTask: Task<Void, Never>
+    private let retainedChangesets: Int64
+    let logger: Logger
+
+    /// Connects (the pool runs until `close`), waits until the database answers, and migrates it.
+    public init(location: PostgresLocation, retainedChangesets: Int = 1_000, logger: Logger) async throws {
+        let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
+        self.client = client
+        self.runTask = Task { await client.run() }
+        self.retainedChangesets = Int64(retainedChangesets)
+        self.logger = logger
+        do {
+            try await Self.migrate(client, logger: logger)
+        } catch {
+            runTask.cancel()
+            throw error
+        }
+    }
+
+    /// Closes every connection; the store must not be used afterwards.
+    public func close() {
+        runTask.cancel()
+    }
+
+    deinit {
+        runTask.cancel()
+    }
+
+    // MARK: Schema
+
+    /// Migrations by name, applied once each, in order, under an advisory lock so that nodes
+    /// starting together do not race. Never edited once shipped.
+    private static let migrations: [(name: String, sql: [PostgresQuery])] = [
+        (
+            "v1: boards, changesets, snapshots",
+            [
+                """
+                CREATE TABLE board (
+                    id TEXT PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    created_date BIGINT NOT NULL,
+                    revision BIGINT NOT NULL DEFAULT 0,
+                    owner_hash BYTEA,
+                    edit_hash BYTEA,
+                    view_hash BYTEA,
+                    edit_generation INTEGER NOT NULL DEFAULT 0,
+                    view_generation INTEGER NOT NULL DEFAULT 0
+                )
+                """,
+                "CREATE INDEX board_created_date ON board (created_date)",
+                """
+                CREATE TABLE changeset (
+                    board_id TEXT NOT NULL REFERENCES board (id) ON DELETE CASCADE,
+                    revision BIGINT NOT NULL,
+                    changes TEXT NOT NULL,
+                    format INTEGER NOT NULL,
+                    client_id TEXT,
+                    op_id TEXT,
+                    time BIGINT NOT NULL,
+                    PRIMARY KEY (board_id, revision)
+                )
+                """,
+                """
+                CREATE TABLE snapshot (
+                    board_id TEXT PRIMARY KEY REFERENCES board (id) ON DELETE CASCADE,
+                    revision BIGINT NOT NULL,
+                    content TEXT NOT NULL,
+                    format INTEGER NOT NULL
+                )
+                """,
+            ]
+        )
+    ]
+
+    private static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                // Any constant shared by all nodes; the lock ends with the transaction.
+                try await connection.query("SELECT pg_advisory_xact_lock(7262736173)", logger: logger)
+                try await connection.query("CREATE TABLE IF NOT EXISTS timerboard_migration (name TEXT PRIMARY KEY)", logger: logger)
+                var applied = Set<String>()
+                for try await name in try await connection.query("SELECT name FROM timerboard_migration", logger: logger).decode(String.self) {
+                    applied.insert(name)
+                }
+                for migration in migrations where !applied.contains(migration.name) {
+                    for statement in migration.sql { try await connection.query(statement, logger: logger) }
+                    try await connection.query("INSERT INTO timerboard_migration (name) VALUES (\(migration.name))", logger: logger)
+                }
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction on one pooled connection: committed when it returns,
+    /// rolled back when it throws.
+    private func transaction<Result: Sendable>(
+        readOnly: Bool = false,
+        _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let logger = logger
+        return try await client.withConnection { connection in
+            // Repeatable read: a load sees the board row, its snapshot and its log as of one instant.
+            try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+            do {
+                let result = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    // MARK: Boards
+
+    public func createBoard(_ info: BoardInfo, access: BoardAccess) async throws {
+        let inserted = try await client.query(
+            """
+            INSERT INTO board (id, title, created_date, owner_hash, edit_hash, view_hash, edit_generation, view_generation)
+            VALUES (\(info.id), \(info.title), \(info.createdDate), \(Data(access.ownerHash)), \(Data(access.editHash)),
+                    \(Data(access.viewHash)), \(access.editGeneration), \(access.viewGeneration))
+            ON CONFLICT (id) DO NOTHING
+            RETURNING 1
+            """,
+            logger: logger
+        ).collect().count
+        guard inserted == 1 else { throw StoreError(.duplicateBoard, "board \(info.id) exists") }
+    }
+
+    public func setAccess(_ access: BoardAccess, boardID: String) async throws {
+        let updated = try await client.query(
+            """
+            UPDATE board SET owner_hash = \(Data(access.ownerHash)), edit_hash = \(Data(access.editHash)),
+                view_hash = \(Data(access.viewHash)), edit_generation = \(access.editGeneration),
+                view_generation = \(access.viewGeneration)
+            WHERE id = \(boardID) RETURNING 1
+            """,
+            logger: logger
+        ).collect().count
+        guard updated == 1 else { throw StoreError(.boardNotFound, "no board \(boardID)") }
+    }
+
+    public func renameBoard(id: String, title: String) async throws {
+        let updated = try await client.query("UPDATE board SET title = \(title) WHERE id = \(id) RETURNING 1", logger: logger).collect().count
+        guard updated == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
+    }
+
+    public func deleteBoard(id: String) async throws {
+        // The log and the snapshot go with the board (ON DELETE CASCADE).
+        let deleted = try await client.query("DELETE FROM board WHERE id = \(id) RETURNING 1", logger: logger).collect().count
+        guard deleted == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
+    }
+
+    public func boards(limit: Int) async throws -> [BoardInfo] {
+        var boards: [BoardInfo] = []
+        let rows = try await client.query(
+            "SELECT id, title, created_date FROM board ORDER BY created_date DESC, id LIMIT \(limit)",
+            logger: logger
+        )
+        for try await (id, title, createdDate) in rows.decode((String, String, Int64).self) {
+            boards.append(BoardInfo(id: id, title: title, createdDate: createdDate))
+        }
+        return boards
+    }
+
+    public func loadBoard(id: String) async throws -> StoredBoard? {
+        let retained = retainedChangesets
+        let logger = logger
+        return try await transaction(readOnly: true) { connection -> StoredBoard? in
+            let boardRows = try await connection.query(
+                """
+                SELECT title, created_date, revision, owner_hash, edit_hash, view_hash, edit_generation, view_generation
+                FROM board WHERE id = \(id)
+                """,
+                logger: logger
+            )
+            var found: (BoardInfo, BoardAccess?, Int64)?
+            for try await (title, createdDate, revision, owner, edit, view, editGeneration, viewGeneration) in boardRows.decode(
+                (String, Int64, Int64, Data?, Data?, Data?, Int, Int).self
+            ) {
+                var access: BoardAccess?
+                if let owner, let edit, let view {
+                    access = BoardAccess(
+                        ownerHash: Array(owner),
+                        editHash: Array(edit),
+                        viewHash: Array(view),
+                        editGeneration: editGeneration,
+                        viewGeneration: viewGeneration
+                    )
+                }
+                found = (BoardInfo(id: id, title: title, createdDate: createdDate), access, revision)
+            }
+            guard let (info, access, revision) = found else { return nil }
+
+            var content = Board()
+            var snapshotRevision: Int64 = 0
+            let snapshotRows = try await connection.query(
+                "SELECT revision, content, format FROM snapshot WHERE board_id = \(id)",
+                logger: logger
+            )
+            for try await (revision, text, format) in snapshotRows.decode((Int64, String, Int).self) {
+                snapshotRevision = revision
+                content = try StoredFormat.decodeBoard(text, format: format, boardID: id, revision: revision)
+            }
+            let firstNeeded = min(snapshotRevision, revision - retained) + 1
+            let log = try await Self.changesets(of: id, from: firstNeeded, connection, logger: logger)
+            let replay = log.filter { $0.revision > snapshotRevision }
+            let contiguous = replay.enumerated().allSatisfy { $1.revision == snapshotRevision + Int64($0) + 1 }
+            guard contiguous, replay.count == Int(revision - snapshotRevision) else {
+                throw StoreError(.corrupt, boardID: id, revision: revision, "the log does not hold every revision after snapshot \(snapshotRevision)")
+            }
+            for changeset in replay {
+                content = try apply(changeset.changes, to: content)
+            }
+            return StoredBoard(
+                info: info,
+                access: access,
+                content: content,
+                revision: revision,
+                recentChangesets: log.filter { $0.revision > revision - retained }
+            )
+        }
+    }
+
+    public func changesets(boardID: String, after revision: Int64) async throws -> [StoredChangeset]? {
+        let logger = logger
+        return try await transaction(readOnly: true) { connection -> [StoredChangeset]? in
+            let log = try await Self.changesets(of: boardID, from: revision + 1, connection, logger: logger)
+            let current = try await connection.query("SELECT revision FROM board WHERE id = \(boardID)", logger: logger)
+            var last: Int64?
+            for try await value in current.decode(Int64.self) { last = value }
+            guard let last else { return nil }
+            // Pruned past `revision` (only a snapshot has it now): the caller loads the board instead.
+            let complete = log.enumerated().allSatisfy { $1.revision == revision + Int64($0) + 1 } && log.count == Int(max(0, last - revision))
+            return complete ? log : nil
+        }
+    }
+
+    private static func changesets(
+        of boardID: String,
+        from first: Int64,
+        _ connection: PostgresConnection,
+        logger: Logger
+    ) async throws
+        -> [StoredChangeset]
+    {
+        let rows = try await connection.query(
+            """
+            SELECT revision, changes, format, client_id, op_id, time FROM changeset
+            WHERE board_id = \(boardID) AND revision >= \(first) ORDER BY revision
+            """,
+            logger: logger
+        )
+        var log: [StoredChangeset] = []
+        for try await (revision, changes, format, clientID, opID, time) in rows.decode((Int64, String, Int, String?, String?, Int64).self) {
+            log.append(
+                StoredChangeset(
+                    boardID: boardID,
+                    revision: revision,
+                    changes: try StoredFormat.decodeChanges(changes, format: format, boardID: boardID, revision: revision),
+                    clientID: clientID,
+                    opID: opID,
+                    time: time
+                )
+            )
+        }
+        return log
+    }
+
+    // MARK: Appends
+
+    public func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws {
+        guard let first = changesets.first, let last = changesets.last else { return }
+        let boardID = first.boardID
+        guard changesets.allSatisfy({ $0.boardID == boardID }), changesets.enumerated().allSatisfy({ $1.revision == first.revision + Int64($0) })
+        else {
+            throw StoreError(.revisionConflict, "board \(boardID): the changesets of one append must follow each other")
+        }
+        let retained = retainedChangesets
+        let logger = logger
+        let format = StoredFormat.current.rawValue
+        do {
+            try await transaction { connection in
+                // The claim: each (board, revision) can be inserted once, ever, by one node.
+                for changeset in changesets {
+                    let changes = String(decoding: StoredFormat.encode(changeset.changes), as: UTF8.self)
+                    try await connection.query(
+                        """
+                        INSERT INTO changeset (board_id, revision, changes, format, client_id, op_id, time)
+                        VALUES (\(boardID), \(changeset.revision), \(changes), \(format), \(changeset.clientID), \(changeset.opID), \(changeset.time))
+                        """,
+                        logger: logger
+                    )
+                }
+                // No gap: the append must continue the board's last revision.
+                let moved = try await connection.query(
+                    "UPDATE board SET revision = \(last.revision) WHERE id = \(boardID) AND revision = \(first.revision - 1) RETURNING 1",
+                    logger: logger
+                ).collect().count
+                guard moved == 1 else {
+                    let exists = try await connection.query("SELECT 1 FROM board WHERE id = \(boardID)", logger: logger).collect().count
+                    guard exists == 1 else { throw StoreError(.boardNotFound, "no board \(boardID)") }
+                    throw StoreError(.revisionConflict, "board \(boardID) is not at revision \(first.revision - 1); cannot write \(first.revision)")
+                }
+                if let snapshot {
+                    let content = String(decoding: StoredFormat.encode(snapshot), as: UTF8.self)
+                    try await connection.query(
+                        """
+                        INSERT INTO snapshot (board_id, revision, content, format) VALUES (\(boardID), \(last.revision), \(content), \(format))
+                        ON CONFLICT (board_id) DO UPDATE SET revision = excluded.revision, content = excluded.content, format = excluded.format
+                        WHERE snapshot.revision < excluded.revision
+                        """,
+                        logger: logger
+                    )
+                    try await connection.query(
+                        "DELETE FROM changeset WHERE board_id = \(boardID) AND revision <= \(last.revision - retained)",
+                        logger: logger
+                    )
+                }
+                // Delivered to every listening node at commit, never for a rolled-back claim.
+                let payload = "\(last.revision) \(boardID)"
+                try await connection.query("SELECT pg_notify(\(Self.changesChannel), \(payload))", logger: logger)
+            }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
+            throw StoreError(.revisionConflict, "board \(boardID): another node wrote revision \(first.revision) first")
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.foreignKeyViolation.raw {
+            throw StoreError(.boardNotFound, "no board \(boardID)")
+        }
+    }
+}

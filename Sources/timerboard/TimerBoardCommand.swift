@@ -91,6 +91,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var host = defaults.host
     @Option(help: "Port to listen on (0 picks a free one).") var port = defaults.port
     @Option(help: "Folder for the SQLite database.") var dataDirectory = defaults.dataDirectory
+    @Option(
+        help: """
+            A PostgreSQL database shared by every node of a cluster, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE \
+            (add ?sslmode=require for TLS). Without it: SQLite in --data-directory, one node.
+            """
+    )
+    var store: String?
     @Option(help: "Folder of the browser client.") var webRoot = defaults.webRoot
     @Option(help: "Largest file of the browser client's folder that is served, in bytes.") var maxStaticFileBytes = defaults.maxStaticFileBytes
     @Option(help: "Longest message accepted, in bytes.") var maxMessageBytes = defaults.limits.maxMessageBytes
@@ -160,6 +167,15 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(logLevel)'")
         }
         _ = try trustedProxies()
+        _ = try storeLocation()
+    }
+
+    private func storeLocation() throws -> PostgresLocation? {
+        guard let store else { return nil }
+        guard let location = PostgresLocation(url: store) else {
+            throw ValidationError("--store must be postgres://USER@HOST[:PORT]/DATABASE, not '\(store)'")
+        }
+        return location
     }
 
     private func trustedProxies() throws -> TrustedProxies {
@@ -175,6 +191,7 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.dataDirectory = dataDirectory
+        configuration.store = try storeLocation()
         configuration.webRoot = webRoot
         configuration.maxStaticFileBytes = maxStaticFileBytes
         configuration.limits.maxMessageBytes = maxMessageBytes

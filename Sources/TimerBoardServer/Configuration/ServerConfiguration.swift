@@ -1,4 +1,5 @@
 import BoardProtocol
+import BoardStore
 
 /// Every limit and tunable of the server, with its default. The README's configuration table
 /// lists each one with its command-line flag.
@@ -7,6 +8,9 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Where the SQLite database lives.
     public var dataDirectory: String = "data"
+    /// A PostgreSQL store shared by every node of a cluster (`postgres://USER@HOST:PORT/DB`);
+    /// nil for the embedded default, SQLite in `dataDirectory`.
+    public var store: PostgresLocation?
     /// The browser client's files.
     public var webRoot: String = "web-static"
     /// Largest file of the web root that is served; a larger one answers 404 (files are read

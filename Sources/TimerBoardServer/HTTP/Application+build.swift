@@ -25,6 +25,7 @@ public func buildApplication(
 public func buildApplication(
     configuration: ServerConfiguration,
     store: any BoardStore,
+    changeFeed: (any BoardChangeFeed)? = nil,
     clock: any ServerClock = SystemClock(),
     readiness: ServerReadiness = ServerReadiness(),
     logger: Logger = Logger(label: "timerboard")
@@ -57,7 +58,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
         // Shut down after the server (services stop in reverse order): the heartbeat then waits
         // for the WebSocket connections, which hold no task the server would wait for.
-        services: [heartbeat],
+        services: [heartbeat] + (changeFeed.map { [ClusterFollower(feed: $0, registry: registry, logger: logger)] } ?? []),
         logger: logger
     )
 }

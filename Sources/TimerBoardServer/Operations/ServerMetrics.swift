@@ -38,6 +38,7 @@ final class ServerMetrics: Sendable {
     private let editDurable: CoreMetrics.Timer
     private let finishedTimers: CoreMetrics.Counter
     private let heartbeatCloses: CoreMetrics.Counter
+    private let lostClaims: CoreMetrics.Counter
 
     /// Histogram buckets for the store's commits and for edits waiting on them: an fsync takes
     /// 0.1 to 10 ms on a local disk, a busy group commit longer.
@@ -80,6 +81,7 @@ final class ServerMetrics: Sendable {
         editDurable = CoreMetrics.Timer(label: "timerboard_edit_durable_seconds", factory: factory)
         finishedTimers = counter("timerboard_timers_finished_total")
         heartbeatCloses = counter("timerboard_heartbeat_closes_total")
+        lostClaims = counter("timerboard_revision_claims_lost_total")
     }
 
     // MARK: Counting (any thread)
@@ -131,6 +133,11 @@ final class ServerMetrics: Sendable {
     /// Timers that ran out were finished by the server.
     func timersFinished(_ count: Int) {
         if count > 0 { finishedTimers.increment(by: count) }
+    }
+
+    /// Another node wrote a revision this node had applied too (a shared store): the room reloads.
+    func revisionClaimLost() {
+        lostClaims.increment()
     }
 
     /// The heartbeat closed connections that answered no ping.

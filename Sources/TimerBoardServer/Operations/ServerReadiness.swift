@@ -1,3 +1,4 @@
+import BoardStore
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -44,7 +45,14 @@ struct DrainService: Service {
 /// server stops as `buildApplication` describes (connections get `shutdownGrace`).
 public func runServer(configuration: ServerConfiguration, logger: Logger) async throws {
     let readiness = ServerReadiness()
-    let app = try buildApplication(configuration: configuration, readiness: readiness, logger: logger)
+    let app: any Service
+    if let location = configuration.store {
+        logger.info("opening the shared store", metadata: ["tb.store": "\(location)"])
+        let store = try await PostgresBoardStore(location: location, retainedChangesets: configuration.retainedChangesets, logger: logger)
+        app = buildApplication(configuration: configuration, store: store, changeFeed: store, readiness: readiness, logger: logger)
+    } else {
+        app = try buildApplication(configuration: configuration, readiness: readiness, logger: logger)
+    }
     let group = ServiceGroup(
         configuration: .init(
             services: [app, DrainService(readiness: readiness, delay: configuration.drainDelay, logger: logger)],

@@ -37,6 +37,14 @@ actor BoardRegistry {
         return room
     }
 
+    /// The board's room if this node has it in memory now; never loads one.
+    func room(ifLoaded boardID: String) -> BoardRoom? {
+        rooms[boardID]
+    }
+
+    /// Every room in memory now.
+    var loadedRooms: [BoardRoom] { Array(rooms.values) }
+
     /// Drops the room when nobody is on it any more, once what it applied is stored: a room
     /// whose last edit or timer finish was still being written would otherwise stay forever.
     func releaseIfIdle(_ room: BoardRoom) async {

@@ -53,6 +53,9 @@ actor BoardRoom {
     /// Callers waiting for a revision to be durable (a read over HTTP, a release): resumed
     /// with true once it is, with false when the store failed.
     private var durabilityWaiters: [(revision: Int64, continuation: CheckedContinuation<Bool, Never>)] = []
+    /// Another node appended (its doorbell rang) and the room has not read it yet.
+    private var catchUpWanted = false
+    private var isCatchingUp = false
     /// Wakes the room at the next timer deadline, to finish the timers that ran out.
     private var expiryTask: Task<Void, Never>?
     private var scheduledDeadline: Int64?
@@ -135,7 +138,7 @@ actor BoardRoom {
     /// True when nobody is subscribed and nothing is waiting to be stored or sent. Running
     /// timers do not keep a board in memory: the next load finishes those that ran out.
     private var isIdle: Bool {
-        outbox.subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving && requestsInProgress == 0
+        outbox.subscribers.isEmpty && outbox.isEmpty && unsaved.isEmpty && !isSaving && !isCatchingUp && requestsInProgress == 0
     }
 
     /// HTTP requests using the room now: a room in use is not idle, so another request's
@@ -405,6 +408,8 @@ actor BoardRoom {
     /// Close codes of docs/protocol.md, "Links and roles".
     static let linkReplacedCode = WebSocketErrorCode(codeNumber: 4403)
     static let boardDeletedCode = WebSocketErrorCode(codeNumber: 4410)
+    /// 1012, "service restart": this node's copy of the board is being reloaded; rejoin.
+    static let reloadingCode = WebSocketErrorCode(codeNumber: 1012)
 
     private func disconnectAll(where matches: (Participant) -> Bool, code: WebSocketErrorCode, reason: String) {
         let (removed, effect) = presence.remove(where: matches)
@@ -518,22 +523,107 @@ actor BoardRoom {
             deliverDurable()
             resumeDurabilityWaiters()
         }
+        isSaving = false
+        startCatchUp()
     }
 
     /// The store failed: what is in memory is ahead of what is durable and must not be served.
     /// Everyone is disconnected (clients reconnect and resume), nothing pending is acked, and
     /// the registry loads the board again from the store on the next join.
+    ///
+    /// On a shared store, losing a revision's claim to another node ends here too: the room's
+    /// edits since its last durable revision were built on a board that is not the stored one.
+    /// Its clients reconnect (through nginx, usually to the node that won), resume from their
+    /// revision and resend what was not acked, which then applies on the stored board.
     private func fail(_ error: any Error) {
-        logger.error("store append failed; closing the board", metadata: ["tb.error": "\(error)"])
+        let lostClaim = (error as? StoreError)?.kind == .revisionConflict
+        if lostClaim {
+            configuration.metrics.revisionClaimLost()
+            logger.notice("another node wrote the board first; reloading it", metadata: ["tb.error": "\(error)"])
+        } else {
+            logger.error("store append failed; closing the board", metadata: ["tb.error": "\(String(reflecting: error))"])
+        }
         isClosed = true
         expiryTask?.cancel()
         unsaved.removeAll()
         unsavedApplied.removeAll()
         for subscriber in outbox.removeAll() {
-            subscriber.disconnect(.unexpectedServerError, reason: "the board failed to store an edit; rejoin with since")
+            if lostClaim {
+                subscriber.disconnect(Self.reloadingCode, reason: "the board changed on another node; rejoin with since")
+            } else {
+                subscriber.disconnect(.unexpectedServerError, reason: "the board failed to store an edit; rejoin with since")
+            }
         }
         presence.removeAll()
         resumeDurabilityWaiters()
+    }
+
+    // MARK: Other nodes (a shared store)
+
+    /// The shared store says the board's log reaches `revision` (rung by another node's append,
+    /// or by this node's own), or nil when anything may have been missed (the feed reconnected).
+    func otherNodeAppended(upTo revision: Int64?) {
+        if let revision, revision <= self.revision { return }  // ours, or read already
+        catchUpWanted = true
+        startCatchUp()
+    }
+
+    /// Reads what other nodes appended, once this node's own appends are stored: until then
+    /// they either land first (and the catch-up follows them) or lose their claim (and the
+    /// room reloads).
+    private func startCatchUp() {
+        guard catchUpWanted, !isCatchingUp, !isClosed, unsaved.isEmpty, !isSaving else { return }
+        catchUpWanted = false
+        isCatchingUp = true
+        Task { await self.catchUp() }
+    }
+
+    private func catchUp() async {
+        let from = revision
+        let result: Result<[StoredChangeset]?, any Error>
+        do {
+            result = .success(try await store.changesets(boardID: boardID, after: from))
+        } catch {
+            result = .failure(error)
+        }
+        isCatchingUp = false
+        guard !isClosed else { return }
+        guard revision == from else {
+            // This node applied an edit meanwhile: read again once it is stored (or refused).
+            catchUpWanted = true
+            startCatchUp()
+            return
+        }
+        let changesets: [StoredChangeset]
+        switch result {
+        case .failure(let error):
+            return fail(error)
+        case .success(nil):
+            // Pruned behind a snapshot, or deleted: only a fresh load has it.
+            return fail(StoreError(.revisionConflict, boardID: boardID, revision: from, "the log no longer holds what followed"))
+        case .success(let read?):
+            changesets = read
+        }
+        for changeset in changesets where changeset.revision == revision + 1 {
+            do {
+                board = try apply(changeset.changes, to: board)
+            } catch {
+                return fail(StoreError(.corrupt, boardID: boardID, revision: changeset.revision, "another node's changeset does not apply: \(error)"))
+            }
+            revision = changeset.revision
+            let frame = encode(.changes(Changeset(revision: revision, changes: changeset.changes)))
+            recentChangesets.append(frame, revision: revision)
+            enqueue(.broadcast(frame))
+            // A client that moves to this node and resends is answered as a duplicate.
+            if let clientID = changeset.clientID, let opID = changeset.opID {
+                outcomes.record(.accepted(revision: revision), clientID: clientID, opID: opID)
+            }
+        }
+        durableRevision = revision
+        deliverDurable()
+        resumeDurabilityWaiters()
+        scheduleExpiry()
+        startCatchUp()
     }
 
     // MARK: Outbox

@@ -33,6 +33,21 @@ import Testing
         #expect(outbox.isEmpty)
     }
 
+    /// The store failed (or another node won a revision) while a join waited for durability:
+    /// the joiner must be disconnected with the subscribers, or it waits forever.
+    @Test func removingEverythingNamesJoinersStillWaitingForTheirAnswer() {
+        var outbox = Outbox()
+        let subscribed = Connection(id: 1)
+        let joiner = Connection(id: 2)
+        outbox.add(.subscribe(subscribed), at: 0)
+        _ = outbox.release(durable: 0)
+        outbox.add(.broadcast(Frame(kind: .changes, revision: 1)), at: 1)
+        outbox.add(.direct(joiner, Frame(kind: .snapshot, revision: 1)), at: 1)
+        outbox.add(.subscribe(joiner), at: 1)
+        #expect(outbox.removeAll().map(\.id).sorted() == [1, 2])
+        #expect(outbox.isEmpty && outbox.subscribers.isEmpty)
+    }
+
     @Test func aJoinerGetsItsSnapshotThenEveryLaterChangesetAndNothingEarlier() {
         var outbox = Outbox()
         let early = Connection(id: 1)

@@ -70,12 +70,19 @@ struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
         return removed
     }
 
-    /// Forgets everything (the store failed); returns who was subscribed, to disconnect them.
+    /// Forgets everything (the store failed); returns every connection it knew, subscribed or
+    /// still waiting for its join's answer, to disconnect them: a joiner left out would wait
+    /// forever for a snapshot that is never sent.
     mutating func removeAll() -> [Connection] {
-        defer {
-            pending.removeAll()
-            subscribers.removeAll()
+        var known = subscribers
+        for entry in pending {
+            switch entry.delivery {
+            case .subscribe(let connection), .direct(let connection, _): known[connection.id] = connection
+            case .broadcast: break
+            }
         }
-        return Array(subscribers.values)
+        pending.removeAll()
+        subscribers.removeAll()
+        return Array(known.values)
     }
 }

@@ -1,0 +1,242 @@
+"""Two TimerBoard nodes on one real PostgreSQL server, with the deploy kit's nginx in front
+(issue 15): clients on both nodes converge, a node killed with SIGKILL loses no acked edit, a
+field written from both nodes ends the same everywhere, and a database restart leaves nobody
+behind. Clients reconnect, rejoin from their revision and resend what was not answered, as the
+browser client does."""
+import asyncio
+import os
+import random
+import tempfile
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from cluster import Client, Postgres, board_of, random_op
+from conftest import ADMIN_TOKEN, ServerProcess
+from test_nginx_proxy import Nginx
+
+
+@pytest.fixture
+def postgres():
+    # Not pytest's tmp_path: its parents are closed to the postgres user the server runs as.
+    folder = Path(tempfile.mkdtemp(prefix="timerboard-pg-"))
+    os.chmod(folder, 0o755)
+    server = Postgres(folder / "data")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def nodes(postgres, tmp_path):
+    """Two nodes on the database, each as an operator would start one."""
+    started = []
+
+    def start(index):
+        node = ServerProcess(tmp_path / f"data-{index}", tmp_path / f"node-{index}.log",
+                             ["--store", postgres.url, "--edits-per-second", "1000", "--edit-burst", "1000",
+                              "--trusted-proxy", "127.0.0.1"])
+        started.append(node)
+        return node.start()
+
+    yield [start(1), start(2)]
+    for node in started:
+        node.stop()
+
+
+def websocket_connections(node) -> int:
+    request = urllib.request.Request(node.http + "/metrics", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    with urllib.request.urlopen(request) as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith("timerboard_websocket_connections "):
+                return int(float(line.split()[1]))
+    raise AssertionError("no timerboard_websocket_connections in /metrics")
+
+
+def check_log(postgres, board):
+    """Revisions 1..N with no gap or duplicate, and no client edit stored twice."""
+    revisions = [int(row[0]) for row in postgres.query(f"SELECT revision FROM changeset WHERE board_id = '{board}' ORDER BY revision")]
+    assert revisions == list(range(1, len(revisions) + 1))
+    twice = postgres.query(f"""SELECT client_id, op_id FROM changeset WHERE board_id = '{board}' AND op_id IS NOT NULL
+                               GROUP BY client_id, op_id HAVING count(*) > 1""")
+    assert twice == []
+    return revisions[-1] if revisions else 0
+
+
+async def late_joiner(url, board):
+    client = Client([url], board, board.view, "late").start()
+    await asyncio.wait_for(client.joined.wait(), 10)
+    await client.stop()
+    return client.replica
+
+
+async def edit_randomly(client, rng, count, prefix):
+    for number in range(count):
+        await client.joined.wait()
+        client.check()
+        await client.edit(random_op(rng, client.replica, prefix, number))
+        await asyncio.sleep(rng.uniform(0.01, 0.08))
+
+
+def test_clients_on_two_nodes_converge_with_one_outcome_per_edit(nodes, postgres):
+    node1, node2 = nodes
+    board = node1.create_board("Cluster")
+
+    async def scenario():
+        clients = [Client([node.ws], board, board.edit, f"c{index}").start()
+                   for index, node in enumerate([node1, node2] * 10)]
+        await asyncio.gather(*(asyncio.wait_for(client.joined.wait(), 10) for client in clients))
+        await asyncio.gather(*(edit_randomly(client, random.Random(index), 15, f"c{index}")
+                               for index, client in enumerate(clients)))
+        await asyncio.gather(*(client.settle() for client in clients))
+        # Timers of 1-2 s that were started finish (on whichever node wins the claim); wait them out.
+        await asyncio.sleep(2.5)
+        last = check_log(postgres, board)
+        await asyncio.gather(*(client.reach(last) for client in clients))
+        for client in clients:
+            await client.stop()
+        late = [await late_joiner(node.ws, board) for node in (node1, node2)]
+        return clients, late, last
+
+    clients, late, last = asyncio.run(scenario())
+    stored = board_of(node1.snapshot(board))
+    assert board_of(node2.snapshot(board)) == stored
+    for replica in [client.replica for client in clients] + late:
+        assert replica.rev == last
+        assert replica.board() == stored
+    for client in clients:
+        # Exactly one answer per edit, whatever reconnections it took.
+        assert all(len(answers) == 1 for answers in client.answers.values()), client.answers
+    acked = sum(1 for client in clients for answers in client.answers.values() if answers[0]["type"] == "ack")
+    assert acked > 0
+    # Every timer finished once: no two `finished` changes of one timer without a start between.
+    finishes = postgres.query(f"SELECT count(*) FROM changeset WHERE board_id = '{board}' AND client_id IS NULL")
+    print(f"revisions {last}, acked {acked}, server changesets {finishes[0][0]}, "
+          f"reconnections {sum(client.connections - 1 for client in clients)}")
+
+
+def test_a_killed_node_loses_no_acked_edit_and_its_clients_resume_on_the_other(nodes, postgres, tmp_path):
+    node1, node2 = nodes
+    nginx = Nginx(tmp_path / "nginx", node1.port)
+    (nginx.directory / "timerboard-nodes.conf").write_text(
+        f"server 127.0.0.1:{node1.port} max_fails=1 fail_timeout=30s;\nserver 127.0.0.1:{node2.port} max_fails=1 fail_timeout=30s;\n")
+    assert nginx.check().returncode == 0
+    nginx.start()
+    board = node1.create_board("Failover")
+    via_nginx = f"wss://127.0.0.1:{nginx.https_port}/ws?board={board}"
+
+    async def scenario():
+        # Through nginx, all of the board's sockets land on one node: find which.
+        proxied = [Client([via_nginx], board, board.edit, f"p{index}").start() for index in range(6)]
+        await asyncio.gather(*(asyncio.wait_for(client.joined.wait(), 10) for client in proxied))
+        chosen, other = (node1, node2) if websocket_connections(node1) >= 6 else (node2, node1)
+        assert websocket_connections(chosen) >= 6
+        direct = [Client([other.ws], board, board.edit, f"d{index}").start() for index in range(4)]
+        await asyncio.gather(*(asyncio.wait_for(client.joined.wait(), 10) for client in direct))
+        everyone = proxied + direct
+        editing = [asyncio.create_task(edit_randomly(client, random.Random(index), 20, f"e{index}"))
+                   for index, client in enumerate(everyone)]
+        await asyncio.sleep(0.5)
+        chosen.kill()
+        await asyncio.gather(*editing)
+        await asyncio.gather(*(client.settle() for client in everyone))
+        last = check_log(postgres, board)
+        await asyncio.gather(*(client.reach(last) for client in everyone))
+        for client in everyone:
+            await client.stop()
+        return everyone, proxied, other, last
+
+    try:
+        everyone, proxied, survivor, last = asyncio.run(scenario())
+    finally:
+        nginx.stop()
+    stored = board_of(survivor.snapshot(board))
+    acked_changes = 0
+    for client in everyone:
+        assert client.replica.board() == stored
+        for op_id, answers in client.answers.items():
+            assert len(answers) == 1, (client.client_id, op_id, answers)
+            if answers[0]["type"] == "ack":
+                # Acked means stored: the edit's changeset is in the log at the revision the ack
+                # names (an edit that changed nothing has none, and is acked at the revision it saw).
+                rows = postgres.query(f"SELECT revision FROM changeset WHERE board_id = '{board}' "
+                                      f"AND client_id = '{client.client_id}' AND op_id = '{op_id}'")
+                assert rows in ([], [[str(answers[0]["rev"])]]), (client.client_id, op_id, answers, rows)
+                acked_changes += len(rows)
+    assert acked_changes > 0
+    # The proxied clients moved: they reconnected at least once, through nginx, to the survivor.
+    assert all(client.connections >= 2 for client in proxied)
+
+
+def test_one_field_written_from_both_nodes_ends_the_same_everywhere(nodes, postgres):
+    node1, node2 = nodes
+    board = node1.create_board("Race")
+
+    async def scenario():
+        first = Client([node1.ws], board, board.edit, "first").start()
+        second = Client([node2.ws], board, board.edit, "second").start()
+        await asyncio.gather(first.joined.wait(), second.joined.wait())
+        await first.edit({"op": "addSection", "id": "s", "title": "Start"})
+        await first.settle()
+        rounds = []
+        for round_number in range(12):
+            await asyncio.gather(first.joined.wait(), second.joined.wait())
+            ids = await asyncio.gather(first.edit({"op": "updateSection", "id": "s", "title": f"first {round_number}"}),
+                                       second.edit({"op": "updateSection", "id": "s", "title": f"second {round_number}"}))
+            await asyncio.gather(first.settle(), second.settle())
+            rounds.append(ids)
+        last = check_log(postgres, board)
+        await asyncio.gather(first.reach(last), second.reach(last))
+        await first.stop()
+        await second.stop()
+        return first, second, rounds, last
+
+    first, second, rounds, last = asyncio.run(scenario())
+    stored = board_of(node2.snapshot(board))
+    assert first.replica.board() == stored == second.replica.board()
+    # Last writer in revision order wins, as on one node: the title is that of the later ack.
+    final_first = first.answers[rounds[-1][0]][0]
+    final_second = second.answers[rounds[-1][1]][0]
+    assert final_first["type"] == final_second["type"] == "ack"
+    winner = "first" if final_first["rev"] > final_second["rev"] else "second"
+    assert stored["sections"]["s"]["title"] == f"{winner} {len(rounds) - 1}"
+    # And the earlier writer was told the winning value: a changeset after its own ack set it.
+    loser, loser_ack = (second, final_second) if winner == "first" else (first, final_first)
+    told = [change for revision, changes in loser.seen if revision > loser_ack["rev"]
+            for change in changes if change.get("id") == "s" and "title" in change]
+    assert told and told[-1]["title"] == f"{winner} {len(rounds) - 1}"
+
+
+def test_a_database_restart_under_load_leaves_no_node_behind(nodes, postgres):
+    node1, node2 = nodes
+    board = node1.create_board("Restart")
+
+    async def scenario():
+        clients = [Client([node.ws], board, board.edit, f"r{index}").start() for index, node in enumerate([node1, node2] * 3)]
+        await asyncio.gather(*(asyncio.wait_for(client.joined.wait(), 10) for client in clients))
+        editing = [asyncio.create_task(edit_randomly(client, random.Random(index), 25, f"r{index}"))
+                   for index, client in enumerate(clients)]
+        await asyncio.sleep(0.4)
+        postgres.restart()
+        await asyncio.gather(*editing)
+        await asyncio.gather(*(client.settle(timeout=60) for client in clients))
+        # After the restart, one more edit on node 1 must reach node 2's clients through the
+        # renewed LISTEN, not only through their reconnections.
+        reconnections = [client.connections for client in clients]
+        await clients[0].edit({"op": "addSection", "id": "after-restart", "title": "After"})
+        await clients[0].settle()
+        last = check_log(postgres, board)
+        await asyncio.gather(*(client.reach(last) for client in clients))
+        for client in clients:
+            await client.stop()
+        return clients, reconnections, last
+
+    clients, reconnections, last = asyncio.run(scenario())
+    stored = board_of(node1.snapshot(board))
+    assert "after-restart" in stored["sections"]
+    assert board_of(node2.snapshot(board)) == stored
+    for client, before in zip(clients, reconnections):
+        assert client.replica.board() == stored
+        assert all(len(answers) == 1 for answers in client.answers.values())
+    # Node 2's clients got the last edit on the connection they already had.
+    assert [client.connections for client in clients[1::2]] == reconnections[1::2]

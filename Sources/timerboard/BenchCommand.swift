@@ -287,7 +287,7 @@ struct Bench: AsyncParsableCommand {
             abstract: "Sequence sections handing over: lateness of each next start, and traffic between hand-overs."
         )
         @OptionGroup var common: Common
-        @Option(help: "Sequence sections, started together.") var sequences = 100
+        @Option(help: "Sequence sections, each started 10 ms after the one before.") var sequences = 100
         @Option(help: "Timers per sequence (1 to 3 seconds each).") var timersPerSequence = 10
         @Option(help: "Subscribed clients (the first one measures).") var subscribers = 10
 

@@ -63,6 +63,38 @@ import Testing
         #expect(tracker.setPresence(editing: editing, clockError: nil, on: 99) == .notOnBoard)
     }
 
+    @Test(arguments: [
+        (BoardRole.edit, EntityID?.some("s1"), Int64?.some(12), Tracker.PresenceOutcome.changed(.scheduleFlush), Int64?.some(12)),
+        (.edit, nil, nil, .unchanged, nil),
+        (.view, nil, 180, .changed(.scheduleFlush), 180),
+        (.view, "s1", 180, .forbidden, nil),
+        (.view, nil, nil, .forbidden, nil),
+    ])
+    func whoMayReportTheirClockError(
+        role: BoardRole,
+        editing: EntityID?,
+        clockError: Int64?,
+        outcome: Tracker.PresenceOutcome,
+        shown: Int64?
+    ) {
+        var tracker = Tracker()
+        _ = tracker.add(Self.participant("ada", "Ada", role: role), on: 1)
+        _ = tracker.flush()
+        #expect(tracker.setPresence(editing: editing, clockError: clockError, on: 1) == outcome)
+        #expect(tracker.participant(on: 1)?.presenceUser.clockError == shown)
+    }
+
+    @Test func aPresenceWithoutClockErrorKeepsTheLastOneAndAChangeOfItAloneIsTold() {
+        var tracker = Tracker()
+        _ = tracker.add(Self.participant("ada", "Ada"), on: 1)
+        _ = tracker.setPresence(editing: nil, clockError: 20, on: 1)
+        _ = tracker.flush()
+        #expect(tracker.setPresence(editing: "s1", clockError: nil, on: 1) == .changed(.scheduleFlush))
+        #expect(tracker.flush()?.users.map(\.clockError) == [20])
+        #expect(tracker.setPresence(editing: "s1", clockError: 35, on: 1) == .changed(.scheduleFlush))
+        #expect(tracker.flush()?.users.map(\.clockError) == [35])
+    }
+
     @Test func theJoinerListIsEncodedOncePerFlush() {
         var tracker = Tracker()
         var encodings = 0

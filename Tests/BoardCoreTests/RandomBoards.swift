@@ -9,7 +9,8 @@ enum RandomBoards {
     static let orderKeys: [OrderKey] = ["1", "A", "V", "Vk", "c", "z", "zz"]
     static let runs: [TimerRun] = [
         .idle, TimerRun(status: .running, startedAt: 5, elapsed: 0), TimerRun(status: .paused, elapsed: 7),
-        TimerRun(status: .finished, elapsed: 60_000),
+        TimerRun(status: .finished, elapsed: 60_000), TimerRun(status: .finished, elapsed: 60_000, finishedAt: 9),
+        TimerRun(status: .running, startedAt: 5, elapsed: -60_000),
     ]
 
     static func board(using rng: inout SeededGenerator) -> Board {
@@ -23,7 +24,9 @@ enum RandomBoards {
                 title: titles.randomElement(using: &rng)!,
                 isExpanded: Bool.random(using: &rng),
                 createdDate: Int64.random(in: 0...3, using: &rng),
-                order: orderKeys.randomElement(using: &rng)!
+                order: orderKeys.randomElement(using: &rng)!,
+                sequence: Bool.random(using: &rng),
+                loop: Bool.random(using: &rng)
             )
         }
         guard !board.sections.isEmpty else { return board }
@@ -38,7 +41,8 @@ enum RandomBoards {
                 seconds: Int.random(in: 0...2, using: &rng),
                 createdDate: Int64.random(in: 0...3, using: &rng),
                 order: orderKeys.randomElement(using: &rng)!,
-                run: runs.randomElement(using: &rng)!
+                run: runs.randomElement(using: &rng)!,
+                warnAt: [0, 1_000].randomElement(using: &rng)!
             )
         }
         return board

@@ -51,6 +51,46 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         viewGeneration: 0
     )
 
+    /// Warnings, sequences, loops, added time and when a timer finished (issue 18) survive the
+    /// log's replay and the snapshot, after the store is opened again.
+    @Test(arguments: kinds)
+    func timerStateOfIssue18SurvivesTheLogAndTheSnapshot(_ kind: StoreKind) async throws {
+        let location = try Self.freshLocation()
+        let store = try kind.open(location, 1_000)
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
+        let section = Section(id: "q", title: "Rounds", createdDate: 1, order: "a0", sequence: true, loop: true)
+        let timer = BoardTimer(
+            id: "t",
+            sectionID: "q",
+            title: "Work",
+            minutes: 0,
+            seconds: 45,
+            createdDate: 1,
+            order: "a0",
+            run: TimerRun(status: .running, startedAt: 5_000, elapsed: -60_000),
+            warnAt: 10_000
+        )
+        let finished = TimerRun(status: .finished, elapsed: 45_000, finishedAt: 110_000)
+        try await store.append(
+            [
+                Self.changeset("b", 1, [.insertSection(section), .insertTimer(timer)], op: "1"),
+                Self.changeset("b", 2, [.updateTimer("t", TimerPatch(run: finished))]),
+            ],
+            snapshot: nil
+        )
+        var expected = try Board(sections: [section], timers: [timer])
+        expected.timers["t"]?.run = finished
+        #expect(try await kind.open(location, 1_000).loadBoard(id: "b")?.content == expected, "replayed from the log")
+
+        expected.sections["q"]?.loop = false
+        expected.timers["t"]?.warnAt = 0
+        try await store.append(
+            [Self.changeset("b", 3, [.updateSection("q", SectionPatch(loop: false)), .updateTimer("t", TimerPatch(warnAt: 0))])],
+            snapshot: expected
+        )
+        #expect(try await kind.open(location, 1_000).loadBoard(id: "b")?.content == expected, "from the snapshot")
+    }
+
     @Test(arguments: kinds)
     func accessIsStoredReplacedAndReadBack(_ kind: StoreKind) async throws {
         let location = try Self.freshLocation()

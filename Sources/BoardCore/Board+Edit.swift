@@ -41,8 +41,11 @@ extension Board {
 }
 
 extension Board {
-    /// Finishes the running timers whose deadline is at or before `now`, as the server does when
-    /// time runs out; returns the changes (empty when none was due).
+    /// Finishes the running timers whose deadline is at or before `now`, each at its deadline,
+    /// and starts the next timer of a sequence at that same instant, as the server does when
+    /// time runs out; returns the changes (empty when none was due). However late it is
+    /// called (a restart, a board loaded again), the result is the board as it would be had it
+    /// been called at every deadline, folded into one set of changes.
     public mutating func finishExpiredTimers(now: Int64) -> [Change] {
         var edit = Edit(board: self, limits: BoardLimits(), now: now)
         self = Board()
@@ -53,7 +56,8 @@ extension Board {
 }
 
 /// One edit in progress: the board as the edit changes it, and each touched entity as it was.
-private struct Edit {
+/// Running timers (start, pause, adjust, sequences) are in Edit+Running.swift.
+struct Edit {
     var board: Board
     let limits: BoardLimits
     let now: Int64
@@ -90,19 +94,22 @@ private struct Edit {
 
     mutating func apply(_ operation: BoardOperation) throws(BoardError) {
         switch operation {
-        case .addSection(let id, let title, let isExpanded, let position):
+        case .addSection(let id, let title, let isExpanded, let position, let sequence, let loop):
             try checkNewID(id)
             try checkTitle(title, id: id)
             guard board.sections.count < limits.maxSections else {
                 throw .limitExceeded("a board holds at most \(limits.maxSections) sections")
             }
             let order = try orderKey(for: position, among: sectionSiblings(), moving: id)
-            setSection(id, Section(id: id, title: title, isExpanded: isExpanded, createdDate: now, order: order))
+            let section = Section(id: id, title: title, isExpanded: isExpanded, createdDate: now, order: order, sequence: sequence, loop: loop)
+            setSection(id, section)
 
-        case .updateSection(let id, let title, let isExpanded):
+        case .updateSection(let id, let title, let isExpanded, let sequence, let loop):
             guard let section = board.sections[id] else { throw .notFound(id, "section") }
             if let title { try checkTitle(title, id: id) }
-            setSection(id, SectionPatch(title: title, isExpanded: isExpanded).applied(to: section))
+            // Turning a sequence on or off stops nothing and starts nothing: hand-overs follow
+            // the flag from the next timer that reaches zero.
+            setSection(id, SectionPatch(title: title, isExpanded: isExpanded, sequence: sequence, loop: loop).applied(to: section))
 
         case .moveSection(let id, let position):
             guard var section = board.sections[id] else { throw .notFound(id, "section") }
@@ -116,11 +123,12 @@ private struct Edit {
             }
             setSection(id, nil)
 
-        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position):
+        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position, let warnAt):
             try checkNewID(id)
             guard board.sections[sectionID] != nil else { throw .notFound(sectionID, "section") }
             try checkTitle(title, id: id)
             try checkDuration(minutes: minutes, seconds: seconds, id: id)
+            try checkWarnAt(warnAt, minutes: minutes, seconds: seconds, id: id)
             guard board.timers.count < limits.maxTimers else {
                 throw .limitExceeded("a board holds at most \(limits.maxTimers) timers")
             }
@@ -132,20 +140,22 @@ private struct Edit {
                 minutes: minutes,
                 seconds: seconds,
                 createdDate: now,
-                order: order
+                order: order,
+                warnAt: warnAt
             )
             setTimer(id, timer)
 
-        case .updateTimer(let id, let title, let minutes, let seconds):
+        case .updateTimer(let id, let title, let minutes, let seconds, let warnAt):
             guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
             if let title { try checkTitle(title, id: id) }
             try checkDuration(minutes: minutes ?? timer.minutes, seconds: seconds ?? timer.seconds, id: id)
-            var updated = TimerPatch(title: title, minutes: minutes, seconds: seconds).applied(to: timer)
+            if let warnAt { try checkWarnAt(warnAt, minutes: minutes ?? timer.minutes, seconds: seconds ?? timer.seconds, id: id) }
+            let updated = TimerPatch(title: title, minutes: minutes, seconds: seconds, warnAt: warnAt).applied(to: timer)
+            setTimer(id, updated)
             // A new length keeps the time already counted; if that is already past it, the timer is done.
             if updated.run.status == .running || updated.run.status == .paused, updated.run.elapsed(at: now) >= updated.duration {
-                updated.run = TimerRun(status: .finished, elapsed: updated.duration)
+                finish(updated, at: now)
             }
-            setTimer(id, updated)
 
         case .moveTimer(let id, let sectionID, let position):
             guard var timer = board.timers[id] else { throw .notFound(id, "timer") }
@@ -159,60 +169,8 @@ private struct Edit {
             guard board.timers[id] != nil else { throw .notFound(id, "timer") }
             setTimer(id, nil)
 
-        case .startTimer(let id):
-            guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
-            start(timer)
-        case .pauseTimer(let id):
-            guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
-            pause(timer)
-        case .resetTimer(let id):
-            guard var timer = board.timers[id] else { throw .notFound(id, "timer") }
-            timer.run = .idle
-            setTimer(id, timer)
-        case .startSection(let id):
-            guard board.sections[id] != nil else { throw .notFound(id, "section") }
-            for timer in board.orderedTimers(in: id) where timer.run.status == .idle || timer.run.status == .paused {
-                start(timer)
-            }
-        case .pauseSection(let id):
-            guard board.sections[id] != nil else { throw .notFound(id, "section") }
-            for timer in board.orderedTimers(in: id) { pause(timer) }
-        }
-    }
-
-    // MARK: Running
-
-    private mutating func start(_ timer: BoardTimer) {
-        var timer = timer
-        switch timer.run.status {
-        case .running: return
-        case .idle, .paused: timer.run = TimerRun(status: .running, startedAt: now, elapsed: timer.run.elapsed)
-        case .finished: timer.run = TimerRun(status: .running, startedAt: now, elapsed: 0)
-        }
-        setTimer(timer.id, timer)
-    }
-
-    private mutating func pause(_ timer: BoardTimer) {
-        guard timer.run.status == .running else { return }
-        var timer = timer
-        let elapsed = timer.run.elapsed(at: now)
-        // Paused after its deadline but before the server marked it: it has finished.
-        timer.run = elapsed >= timer.duration ? TimerRun(status: .finished, elapsed: timer.duration) : TimerRun(status: .paused, elapsed: elapsed)
-        setTimer(timer.id, timer)
-    }
-
-    /// Marks every running timer whose deadline has passed as finished.
-    mutating func finishExpiredTimers() {
-        // Only the due timers are sorted (by id, so the changes come in a stable order), not the
-        // whole board: this runs whenever a deadline passes.
-        let due = board.timers.values.filter { timer in
-            guard let deadline = timer.deadline else { return false }
-            return deadline <= now
-        }
-        for timer in due.sorted(by: { $0.id < $1.id }) {
-            var finished = timer
-            finished.run = TimerRun(status: .finished, elapsed: timer.duration)
-            setTimer(timer.id, finished)
+        case .startTimer, .pauseTimer, .resetTimer, .adjustTimer, .startSection, .pauseSection, .skipSection, .restartSection:
+            try applyRunning(operation)
         }
     }
 
@@ -238,6 +196,16 @@ private struct Edit {
         }
         guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidField("title", "must not contain control characters (such as a newline)", entityID: id)
+        }
+    }
+
+    private func checkWarnAt(_ warnAt: Int64, minutes: Int, seconds: Int, id: EntityID) throws(BoardError) {
+        let duration = Int64(minutes * 60 + seconds) * 1_000
+        guard warnAt >= 0, warnAt <= limits.maxMilliseconds else {
+            throw .invalidField("warnAt", "must be between 0 and \(limits.maxMilliseconds) milliseconds", entityID: id)
+        }
+        guard warnAt <= duration else {
+            throw .invalidField("warnAt", "must not be more than the timer's length (\(duration) milliseconds)", entityID: id)
         }
     }
 
@@ -325,7 +293,7 @@ private struct Edit {
 
     // MARK: Writes, remembering the before-value of each id once
 
-    private mutating func setSection(_ id: EntityID, _ section: Section?) {
+    mutating func setSection(_ id: EntityID, _ section: Section?) {
         if originalSections[id] == nil {
             originalSections[id] = .some(board.sections[id])
             touchedSections.append(id)
@@ -333,7 +301,7 @@ private struct Edit {
         board.sections[id] = section
     }
 
-    private mutating func setTimer(_ id: EntityID, _ timer: BoardTimer?) {
+    mutating func setTimer(_ id: EntityID, _ timer: BoardTimer?) {
         if originalTimers[id] == nil {
             originalTimers[id] = .some(board.timers[id])
             touchedTimers.append(id)

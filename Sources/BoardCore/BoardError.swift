@@ -10,6 +10,9 @@ public struct BoardError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidField
         /// The board would exceed a configured size limit.
         case limitExceeded
+        /// The operation does not apply to the entity as it is now (adjusting an idle timer,
+        /// skipping in a section that is not a sequence).
+        case invalidState
     }
 
     public let kind: Kind
@@ -43,5 +46,9 @@ public struct BoardError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public static func limitExceeded(_ message: String) -> BoardError {
         BoardError(kind: .limitExceeded, message: message)
+    }
+
+    public static func invalidState(_ id: EntityID, _ message: String) -> BoardError {
+        BoardError(kind: .invalidState, entityID: id, message: message)
     }
 }

@@ -20,4 +20,8 @@ public struct BoardLimits: Hashable, Sendable {
 
     /// Seconds are a clock face: 0 to 59.
     public static let maxSeconds = 59
+
+    /// The most time left a timer may have, and the bound of a warning point and of one
+    /// adjustment, in milliseconds: `maxMinutes` minutes.
+    public var maxMilliseconds: Int64 { Int64(maxMinutes) * 60_000 }
 }

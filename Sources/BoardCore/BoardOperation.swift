@@ -9,15 +9,15 @@ public enum Position: Hashable, Sendable {
 /// An edit a client asks for. The board validates it against its current state and turns it
 /// into changes; an operation never names an index or an order key, only ids and positions.
 public enum BoardOperation: Hashable, Sendable {
-    case addSection(id: EntityID, title: String, isExpanded: Bool, position: Position)
+    case addSection(id: EntityID, title: String, isExpanded: Bool, position: Position, sequence: Bool = false, loop: Bool = false)
     /// Sets the given fields; nil leaves a field as it is.
-    case updateSection(id: EntityID, title: String?, isExpanded: Bool?)
+    case updateSection(id: EntityID, title: String?, isExpanded: Bool?, sequence: Bool? = nil, loop: Bool? = nil)
     case moveSection(id: EntityID, position: Position)
     /// Deletes the section and every timer in it.
     case deleteSection(id: EntityID)
-    case addTimer(id: EntityID, sectionID: EntityID, title: String, minutes: Int, seconds: Int, position: Position)
+    case addTimer(id: EntityID, sectionID: EntityID, title: String, minutes: Int, seconds: Int, position: Position, warnAt: Int64 = 0)
     /// Sets the given fields; nil leaves a field as it is.
-    case updateTimer(id: EntityID, title: String?, minutes: Int?, seconds: Int?)
+    case updateTimer(id: EntityID, title: String?, minutes: Int?, seconds: Int?, warnAt: Int64? = nil)
     /// Moves within the timer's section, or into `sectionID` when given.
     case moveTimer(id: EntityID, sectionID: EntityID?, position: Position)
     case deleteTimer(id: EntityID)
@@ -31,13 +31,21 @@ public enum BoardOperation: Hashable, Sendable {
     case startSection(id: EntityID)
     /// Pauses every running timer of the section.
     case pauseSection(id: EntityID)
+    /// Adds `by` milliseconds to the time left of a running, paused or finished timer
+    /// (negative: takes time away). Composes: two `+1 min` give two minutes.
+    case adjustTimer(id: EntityID, by: Int64)
+    /// In a sequence section: finishes the current timer now and starts the next.
+    case skipSection(id: EntityID)
+    /// In a sequence section: every timer back to idle and the first started now.
+    case restartSection(id: EntityID)
 
     /// The entity the operation is about.
     public var entityID: EntityID {
         switch self {
-        case .addSection(let id, _, _, _), .updateSection(let id, _, _), .moveSection(let id, _), .deleteSection(let id),
-            .addTimer(let id, _, _, _, _, _), .updateTimer(let id, _, _, _), .moveTimer(let id, _, _), .deleteTimer(let id),
-            .startTimer(let id), .pauseTimer(let id), .resetTimer(let id), .startSection(let id), .pauseSection(let id):
+        case .addSection(let id, _, _, _, _, _), .updateSection(let id, _, _, _, _), .moveSection(let id, _), .deleteSection(let id),
+            .addTimer(let id, _, _, _, _, _, _), .updateTimer(let id, _, _, _, _), .moveTimer(let id, _, _), .deleteTimer(let id),
+            .startTimer(let id), .pauseTimer(let id), .resetTimer(let id), .startSection(let id), .pauseSection(let id),
+            .adjustTimer(let id, _), .skipSection(let id), .restartSection(let id):
             id
         }
     }

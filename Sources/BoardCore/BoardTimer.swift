@@ -6,6 +6,8 @@ public struct BoardTimer: Hashable, Sendable {
     public var title: String
     public var minutes: Int
     public var seconds: Int
+    /// Milliseconds of time left at which every screen shows the warning colour; 0: none.
+    public var warnAt: Int64
     /// Milliseconds since 1970 by the server's clock, set once when the timer is added.
     public var createdDate: Int64
     public var order: OrderKey
@@ -20,13 +22,15 @@ public struct BoardTimer: Hashable, Sendable {
         seconds: Int,
         createdDate: Int64,
         order: OrderKey,
-        run: TimerRun = .idle
+        run: TimerRun = .idle,
+        warnAt: Int64 = 0
     ) {
         self.id = id
         self.sectionID = sectionID
         self.title = title
         self.minutes = minutes
         self.seconds = seconds
+        self.warnAt = warnAt
         self.createdDate = createdDate
         self.order = order
         self.run = run
@@ -42,8 +46,9 @@ public struct TimerPatch: Hashable, Sendable {
     public var order: OrderKey?
     /// Never changed by an edit; present only when `diff` compares two unrelated boards.
     public var createdDate: Int64?
-    /// The whole run state: its three parts only mean something together.
+    /// The whole run state: its parts only mean something together.
     public var run: TimerRun?
+    public var warnAt: Int64?
 
     public init(
         sectionID: EntityID? = nil,
@@ -52,7 +57,8 @@ public struct TimerPatch: Hashable, Sendable {
         seconds: Int? = nil,
         order: OrderKey? = nil,
         createdDate: Int64? = nil,
-        run: TimerRun? = nil
+        run: TimerRun? = nil,
+        warnAt: Int64? = nil
     ) {
         self.sectionID = sectionID
         self.title = title
@@ -61,10 +67,12 @@ public struct TimerPatch: Hashable, Sendable {
         self.order = order
         self.createdDate = createdDate
         self.run = run
+        self.warnAt = warnAt
     }
 
     public var isEmpty: Bool {
         sectionID == nil && title == nil && minutes == nil && seconds == nil && order == nil && createdDate == nil && run == nil
+            && warnAt == nil
     }
 
     /// The fields of `new` that differ from `old`.
@@ -76,7 +84,8 @@ public struct TimerPatch: Hashable, Sendable {
             seconds: old.seconds == new.seconds ? nil : new.seconds,
             order: old.order == new.order ? nil : new.order,
             createdDate: old.createdDate == new.createdDate ? nil : new.createdDate,
-            run: old.run == new.run ? nil : new.run
+            run: old.run == new.run ? nil : new.run,
+            warnAt: old.warnAt == new.warnAt ? nil : new.warnAt
         )
     }
 
@@ -89,6 +98,7 @@ public struct TimerPatch: Hashable, Sendable {
         if let order { timer.order = order }
         if let createdDate { timer.createdDate = createdDate }
         if let run { timer.run = run }
+        if let warnAt { timer.warnAt = warnAt }
         return timer
     }
 }

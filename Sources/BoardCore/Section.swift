@@ -6,13 +6,27 @@ public struct Section: Hashable, Sendable {
     /// Milliseconds since 1970 by the server's clock, set once when the section is added.
     public var createdDate: Int64
     public var order: OrderKey
+    /// Its timers run one at a time in display order, each starting when the one before ends.
+    public var sequence: Bool
+    /// A sequence that starts again from its first timer after its last.
+    public var loop: Bool
 
-    public init(id: EntityID, title: String, isExpanded: Bool = true, createdDate: Int64, order: OrderKey) {
+    public init(
+        id: EntityID,
+        title: String,
+        isExpanded: Bool = true,
+        createdDate: Int64,
+        order: OrderKey,
+        sequence: Bool = false,
+        loop: Bool = false
+    ) {
         self.id = id
         self.title = title
         self.isExpanded = isExpanded
         self.createdDate = createdDate
         self.order = order
+        self.sequence = sequence
+        self.loop = loop
     }
 }
 
@@ -23,15 +37,26 @@ public struct SectionPatch: Hashable, Sendable {
     public var order: OrderKey?
     /// Never changed by an edit; present only when `diff` compares two unrelated boards.
     public var createdDate: Int64?
+    public var sequence: Bool?
+    public var loop: Bool?
 
-    public init(title: String? = nil, isExpanded: Bool? = nil, order: OrderKey? = nil, createdDate: Int64? = nil) {
+    public init(
+        title: String? = nil,
+        isExpanded: Bool? = nil,
+        order: OrderKey? = nil,
+        createdDate: Int64? = nil,
+        sequence: Bool? = nil,
+        loop: Bool? = nil
+    ) {
         self.title = title
         self.isExpanded = isExpanded
         self.order = order
         self.createdDate = createdDate
+        self.sequence = sequence
+        self.loop = loop
     }
 
-    public var isEmpty: Bool { title == nil && isExpanded == nil && order == nil && createdDate == nil }
+    public var isEmpty: Bool { title == nil && isExpanded == nil && order == nil && createdDate == nil && sequence == nil && loop == nil }
 
     /// The fields of `new` that differ from `old`.
     public init(from old: Section, to new: Section) {
@@ -39,7 +64,9 @@ public struct SectionPatch: Hashable, Sendable {
             title: old.title == new.title ? nil : new.title,
             isExpanded: old.isExpanded == new.isExpanded ? nil : new.isExpanded,
             order: old.order == new.order ? nil : new.order,
-            createdDate: old.createdDate == new.createdDate ? nil : new.createdDate
+            createdDate: old.createdDate == new.createdDate ? nil : new.createdDate,
+            sequence: old.sequence == new.sequence ? nil : new.sequence,
+            loop: old.loop == new.loop ? nil : new.loop
         )
     }
 
@@ -49,6 +76,8 @@ public struct SectionPatch: Hashable, Sendable {
         if let isExpanded { section.isExpanded = isExpanded }
         if let order { section.order = order }
         if let createdDate { section.createdDate = createdDate }
+        if let sequence { section.sequence = sequence }
+        if let loop { section.loop = loop }
         return section
     }
 }

@@ -13,13 +13,18 @@ public struct TimerRun: Hashable, Sendable {
     public var status: Status
     /// When the current run began, server epoch milliseconds; set only while running.
     public var startedAt: Int64?
-    /// Milliseconds counted before `startedAt`: earlier runs, before a pause.
+    /// Milliseconds of the length used up before `startedAt`: earlier runs, before a pause.
+    /// Adjustments move it (`+1 min` subtracts 60,000), so it may be negative.
     public var elapsed: Int64
+    /// When a finished timer reached zero (its deadline, not when the server noticed), server
+    /// epoch milliseconds; set only when finished, and nil for runs finished before it existed.
+    public var finishedAt: Int64?
 
-    public init(status: Status, startedAt: Int64? = nil, elapsed: Int64 = 0) {
+    public init(status: Status, startedAt: Int64? = nil, elapsed: Int64 = 0, finishedAt: Int64? = nil) {
         self.status = status
         self.startedAt = startedAt
         self.elapsed = elapsed
+        self.finishedAt = finishedAt
     }
 
     public static let idle = TimerRun(status: .idle)
@@ -44,6 +49,12 @@ extension BoardTimer {
     /// Milliseconds left at `now`, never below zero.
     public func remaining(at now: Int64) -> Int64 {
         max(0, duration - run.elapsed(at: now))
+    }
+
+    /// Milliseconds past zero at `now` for a finished timer that knows when it finished.
+    public func overtime(at now: Int64) -> Int64? {
+        guard run.status == .finished, let finishedAt = run.finishedAt else { return nil }
+        return max(0, now - finishedAt)
     }
 }
 

@@ -10,6 +10,8 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     case notFound = "not_found"
     case duplicateID = "duplicate_id"
     case limitExceeded = "limit_exceeded"
+    /// The operation does not apply to the entity as it is now (adjusting an idle timer).
+    case invalidState = "invalid_state"
     case tooManyOps = "too_many_ops"
     case tooLarge = "too_large"
     case versionMismatch = "version_mismatch"
@@ -33,6 +35,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
         case .duplicateID: self = .duplicateID
         case .invalidField: self = .invalidField
         case .limitExceeded: self = .limitExceeded
+        case .invalidState: self = .invalidState
         }
     }
 }

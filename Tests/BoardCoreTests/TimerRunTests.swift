@@ -34,7 +34,11 @@ import Testing
         _ = try board.apply([.startTimer(id: "a")], now: 100_000)
         #expect(board.nextDeadline == 140_000)
         #expect(board.finishExpiredTimers(now: 139_999).isEmpty)
-        #expect(board.finishExpiredTimers(now: 140_000) == [.updateTimer("a", TimerPatch(run: TimerRun(status: .finished, elapsed: 60_000)))])
+        #expect(
+            board.finishExpiredTimers(now: 140_000) == [
+                .updateTimer("a", TimerPatch(run: TimerRun(status: .finished, elapsed: 60_000, finishedAt: 140_000)))
+            ]
+        )
         #expect(board.timers["a"]!.remaining(at: 200_000) == 0)
         #expect(board.nextDeadline == nil)
 
@@ -78,14 +82,15 @@ import Testing
         #expect(board.nextDeadline == 90_000)
         // → 0:30 after 60 s: already past, so finished now.
         let changes = try board.apply([.updateTimer(id: "b", title: nil, minutes: 0, seconds: 30)], now: 60_000)
-        #expect(changes == [.updateTimer("b", TimerPatch(minutes: 0, run: TimerRun(status: .finished, elapsed: 30_000)))])
+        #expect(changes == [.updateTimer("b", TimerPatch(minutes: 0, run: TimerRun(status: .finished, elapsed: 30_000, finishedAt: 60_000)))])
     }
 
     @Test func pausingAfterTheDeadlineFinishes() throws {
         var board = board()
         _ = try board.apply([.startTimer(id: "a")], now: 0)
         _ = try board.apply([.pauseTimer(id: "a")], now: 75_000)
-        #expect(board.timers["a"]!.run == TimerRun(status: .finished, elapsed: 60_000))
+        // It reached zero at its deadline, not when the pause came.
+        #expect(board.timers["a"]!.run == TimerRun(status: .finished, elapsed: 60_000, finishedAt: 60_000))
     }
 
     @Test func runOperationsOnMissingEntitiesAreRefused() {

@@ -37,5 +37,88 @@ import Testing
         }
         let names = Set(edit.ops.map { String(describing: $0).prefix(while: { $0 != "(" }) })
         #expect(names == ["addSection", "updateSection", "moveSection", "deleteSection", "addTimer", "updateTimer", "moveTimer", "deleteTimer"])
+        // The running operations have fixtures of their own: edit-run-timers, edit-adjust-timer, edit-sequence.
     }
+
+    // MARK: Timers people run a kitchen or a stage on (issue 18)
+
+    private func ops(_ name: String) throws -> [BoardOperation] {
+        guard case .edit(let edit) = try ClientMessage.decode(Fixtures.data(name), limits: ProtocolLimits()) else {
+            throw FixtureFailure("\(name) is not an edit")
+        }
+        return edit.ops
+    }
+
+    @Test func theNewOperationsFixturesDecodeToTheirOperations() throws {
+        #expect(try ops("client/edit-adjust-timer.json") == [.adjustTimer(id: "tim-eggs", by: 60_000), .adjustTimer(id: "tim-bread", by: -60_000)])
+        #expect(
+            try ops("client/edit-sequence.json") == [
+                .addSection(id: "sec-hiit", title: "Rounds", isExpanded: true, position: .last, sequence: true, loop: true),
+                .updateSection(id: "sec-prep", title: nil, isExpanded: nil, sequence: true, loop: false),
+                .skipSection(id: "sec-prep"),
+                .restartSection(id: "sec-hiit"),
+            ]
+        )
+        #expect(
+            try ops("client/edit-warn-at.json") == [
+                .addTimer(id: "tim-tea", sectionID: "sec-prep", title: "Tea", minutes: 4, seconds: 0, position: .first, warnAt: 60_000),
+                .updateTimer(id: "tim-eggs", title: nil, minutes: nil, seconds: nil, warnAt: 0),
+            ]
+        )
+        let presence = try ClientMessage.decode(Fixtures.data("client/presence-clock-error.json"), limits: ProtocolLimits())
+        #expect(presence == .presence(editing: nil, clockError: 12))
+    }
+
+    @Test func theHandOverFixtureStartsTheNextTimerAtTheInstantThePreviousFinished() throws {
+        guard case .changes(let changeset) = try ServerMessage.decode(Fixtures.data("server/changes-sequence-hand-over.json")),
+            case .updateTimer("tim-work", let finished) = changeset.changes.first,
+            case .updateTimer("tim-rest", let started) = changeset.changes.last
+        else { throw FixtureFailure("not a hand-over") }
+        #expect(finished.run?.status == .finished)
+        #expect(started.run == TimerRun(status: .running, startedAt: finished.run?.finishedAt, elapsed: 0))
+    }
+
+    @Test func theSequenceSnapshotCarriesEveryNewField() throws {
+        guard case .snapshot(let snapshot) = try ServerMessage.decode(Fixtures.data("server/snapshot-sequence.json")) else {
+            throw FixtureFailure("not a snapshot")
+        }
+        let section = try #require(snapshot.content.sections["sec-hiit"])
+        #expect(section.sequence && section.loop)
+        #expect(snapshot.content.timers["tim-work"]?.warnAt == 10_000)
+        #expect(snapshot.content.timers["tim-work"]?.run.finishedAt == 1_763_740_845_000)
+        // A minute was added: an old client computes 75 s left from elapsed alone.
+        #expect(snapshot.content.timers["tim-rest"]?.remaining(at: 1_763_740_845_000) == 75_000)
+    }
+
+    @Test func presenceFixturesCarryTheClockErrorOnlyWhenKnown() throws {
+        guard case .presence(let users) = try ServerMessage.decode(Fixtures.data("server/presence-clock-error.json")) else {
+            throw FixtureFailure("not presence")
+        }
+        #expect(users.map(\.clockError) == [12, 180, nil])
+    }
+
+    /// A board that uses none of the new fields is sent exactly as before: the fixtures from
+    /// before them still round-trip byte for byte (above), and a default timer writes no new key.
+    @Test func defaultsWriteNoNewKeys() throws {
+        let message = ServerMessage.snapshot(
+            .init(
+                board: "b",
+                title: "T",
+                revision: 1,
+                content: try Board(
+                    sections: [Section(id: "s", title: "S", createdDate: 1, order: "a0")],
+                    timers: [BoardTimer(id: "t", sectionID: "s", title: "T", minutes: 1, seconds: 0, createdDate: 1, order: "a0")]
+                )
+            )
+        )
+        let text = String(decoding: message.encoded(), as: UTF8.self)
+        for key in ["warnAt", "sequence", "loop", "finishedAt", "clockError"] {
+            #expect(!text.contains(key))
+        }
+    }
+}
+
+struct FixtureFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

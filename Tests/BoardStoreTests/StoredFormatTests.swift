@@ -125,10 +125,112 @@ import Testing
         #expect(board == Self.board)
     }
 
-    @Test func newRowsAreWrittenInFormat1() {
-        #expect(StoredFormat.current == .json1)
+    /// Format 2 adds fields only where they are not at their default, so what format 1 could
+    /// hold is written as format 1 wrote it.
+    @Test func aBoardWithoutTheNewFieldsIsWrittenInFormat2AsFormat1WroteIt() {
+        #expect(StoredFormat.current == .json2)
         #expect(StoredFormat.encode(Self.changes) == StoredFormat1.encode(Self.changes))
         #expect(StoredFormat.encode(Self.board) == StoredFormat1.encode(Self.board))
+    }
+
+    // MARK: Format 2
+
+    /// Every field format 2 adds, set and set back to its default.
+    static let changes2: [Change] = [
+        .insertSection(Section(id: "s1", title: "Rounds", createdDate: 1_763_740_800_000, order: "a0", sequence: true, loop: true)),
+        .updateSection("s1", SectionPatch(sequence: false)),
+        .updateSection("s1", SectionPatch(loop: false)),
+        .insertTimer(
+            BoardTimer(
+                id: "t1",
+                sectionID: "s1",
+                title: "Work",
+                minutes: 0,
+                seconds: 45,
+                createdDate: 1_763_740_801_000,
+                order: "a0",
+                run: TimerRun(status: .running, startedAt: 1_763_740_802_000, elapsed: -60_000),
+                warnAt: 10_000
+            )
+        ),
+        .updateTimer("t1", TimerPatch(run: TimerRun(status: .finished, elapsed: 45_000, finishedAt: 1_763_740_907_000), warnAt: 0)),
+        .updateTimer("t2", TimerPatch(warnAt: 5_000)),
+        .updateTimer("t2", TimerPatch(run: TimerRun(status: .running, startedAt: 1_763_740_907_000, elapsed: 0))),
+    ]
+
+    /// A looping sequence with a finished timer that knows when it finished, a negative elapsed
+    /// (time added), a warning, and a plain section beside it.
+    static let board2: Board = {
+        let sections = [
+            Section(id: "s1", title: "Rounds", createdDate: 1_763_740_800_000, order: "a0", sequence: true, loop: true),
+            Section(id: "s2", title: "Plain", createdDate: 1_763_740_800_500, order: "a1"),
+        ]
+        let timers = [
+            BoardTimer(
+                id: "t1",
+                sectionID: "s1",
+                title: "Work",
+                minutes: 0,
+                seconds: 45,
+                createdDate: 1_763_740_801_000,
+                order: "a0",
+                run: TimerRun(status: .finished, elapsed: 45_000, finishedAt: 1_763_740_907_000),
+                warnAt: 10_000
+            ),
+            BoardTimer(
+                id: "t2",
+                sectionID: "s1",
+                title: "Rest",
+                minutes: 0,
+                seconds: 15,
+                createdDate: 1_763_740_801_000,
+                order: "a1",
+                run: TimerRun(status: .running, startedAt: 1_763_740_907_000, elapsed: -30_000)
+            ),
+            BoardTimer(id: "t3", sectionID: "s2", title: "Tea", minutes: 3, seconds: 0, createdDate: 1_763_740_801_000, order: "a0"),
+        ]
+        return try! Board(sections: sections, timers: timers)
+    }()
+
+    @Test func format2WritesChangesExactlyAsTheGoldenFile() throws {
+        let golden = try Self.fixture("format2-changes.json")
+        #expect(String(decoding: StoredFormat2.encode(Self.changes2), as: UTF8.self) == String(decoding: golden, as: UTF8.self))
+    }
+
+    @Test func format2WritesABoardExactlyAsTheGoldenFile() throws {
+        let golden = try Self.fixture("format2-board.json")
+        #expect(String(decoding: StoredFormat2.encode(Self.board2), as: UTF8.self) == String(decoding: golden, as: UTF8.self))
+    }
+
+    @Test func format2ReadsItsGoldenFilesBack() throws {
+        let changes = try StoredFormat.decodeChanges(
+            String(decoding: Self.fixture("format2-changes.json"), as: UTF8.self),
+            format: 2,
+            boardID: "b",
+            revision: 1
+        )
+        #expect(changes == Self.changes2)
+        let board = try StoredFormat.decodeBoard(
+            String(decoding: Self.fixture("format2-board.json"), as: UTF8.self),
+            format: 2,
+            boardID: "b",
+            revision: 1
+        )
+        #expect(board == Self.board2)
+    }
+
+    /// Why format 2 is a format of its own: format 1's reader takes its rows without an error
+    /// and loses the new fields, so an older server must meet a format number it refuses.
+    @Test func format1WouldSilentlyDropWhatFormat2Adds() throws {
+        let board = try StoredFormat1.decodeBoard(Self.fixture("format2-board.json"))
+        #expect(board != Self.board2)
+        #expect(board.sections["s1"]?.sequence == false)
+    }
+
+    /// Format 1's golden files read the same through format 2's reader: format 2 only adds.
+    @Test func format2ReadsFormat1sGoldenFilesAsFormat1Does() throws {
+        #expect(try StoredFormat2.decodeChanges(Self.fixture("format1-changes.json")) == Self.changes)
+        #expect(try StoredFormat2.decodeBoard(Self.fixture("format1-board.json")) == Self.board)
     }
 
     // MARK: Rows that cannot be read
@@ -171,10 +273,10 @@ import Testing
 
     @Test func aRowInAFormatFromANewerServerIsRefusedByName() {
         #expect {
-            try StoredFormat.decodeChanges("[]", format: 2, boardID: "b", revision: 3)
+            try StoredFormat.decodeChanges("[]", format: 3, boardID: "b", revision: 3)
         } throws: { error in
             guard let error = error as? StoreError else { return false }
-            return error.kind == .unsupportedFormat && error.boardID == "b" && error.revision == 3 && error.message.contains("format 2")
+            return error.kind == .unsupportedFormat && error.boardID == "b" && error.revision == 3 && error.message.contains("format 3")
         }
     }
 

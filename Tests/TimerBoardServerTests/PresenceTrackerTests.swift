@@ -27,7 +27,7 @@ import Testing
         var tracker = Tracker()
         #expect(tracker.add(Self.participant("ada", "Ada"), on: 1) == .scheduleFlush)
         #expect(tracker.add(Self.participant("bob", "Bob"), on: 2) == .none)
-        #expect(tracker.setEditing("s1", on: 2) == .changed(.none))
+        #expect(tracker.setPresence(editing: "s1", clockError: nil, on: 2) == .changed(.none))
         let flush = tracker.flush()
         #expect(flush?.users.map(\.name) == ["Ada", "Bob"])
         #expect(flush?.users.map(\.editing) == [nil, "s1"])
@@ -50,17 +50,17 @@ import Testing
     }
 
     @Test(arguments: [
-        (BoardRole.edit, EntityID?.some("s1"), Tracker.EditingOutcome.changed(.scheduleFlush)),
+        (BoardRole.edit, EntityID?.some("s1"), Tracker.PresenceOutcome.changed(.scheduleFlush)),
         (.owner, "s1", .changed(.scheduleFlush)),
         (.view, "s1", .forbidden),
         (.edit, nil, .unchanged),
     ])
-    func whoMaySayWhatTheyEdit(role: BoardRole, editing: EntityID?, outcome: Tracker.EditingOutcome) {
+    func whoMaySayWhatTheyEdit(role: BoardRole, editing: EntityID?, outcome: Tracker.PresenceOutcome) {
         var tracker = Tracker()
         _ = tracker.add(Self.participant("ada", "Ada", role: role), on: 1)
         _ = tracker.flush()
-        #expect(tracker.setEditing(editing, on: 1) == outcome)
-        #expect(tracker.setEditing(editing, on: 99) == .notOnBoard)
+        #expect(tracker.setPresence(editing: editing, clockError: nil, on: 1) == outcome)
+        #expect(tracker.setPresence(editing: editing, clockError: nil, on: 99) == .notOnBoard)
     }
 
     @Test func theJoinerListIsEncodedOncePerFlush() {
@@ -142,7 +142,7 @@ import Testing
                 case 5...6:
                     let editing: EntityID? = [nil, "s1", "s2"].randomElement(using: &rng)!
                     let before = tracker.participant(on: connection)?.editing
-                    switch tracker.setEditing(editing, on: connection) {
+                    switch tracker.setPresence(editing: editing, clockError: nil, on: connection) {
                     case .changed(let effect): note(effect, changed: true)
                     case .unchanged: if before != editing { problems.append("an editing change was taken as none") }
                     case .notOnBoard, .forbidden: break

@@ -36,6 +36,7 @@ import TimerBoardServer
             #expect(bob.replica.board.timers["eggs"]?.deadline == clock.now() + 30_000)
 
             clock.advance(by: 30_000)  // exactly at the deadline: the server's own changeset
+            let deadline = clock.now()
             let finished = try await bob.receive()
             #expect(
                 finished
@@ -43,7 +44,7 @@ import TimerBoardServer
                         Changeset(
                             revision: resumed + 1,
                             changes: [
-                                .updateTimer("eggs", TimerPatch(run: TimerRun(status: .finished, elapsed: 60_000)))
+                                .updateTimer("eggs", TimerPatch(run: TimerRun(status: .finished, elapsed: 60_000, finishedAt: deadline)))
                             ]
                         )
                     )
@@ -60,6 +61,7 @@ import TimerBoardServer
     @Test func aTimerThatRanOutWhileTheServerWasDownIsFinishedWhenItsBoardLoads() async throws {
         let clock = ManualClock()
         let server = try LiveServer.fresh()
+        let deadline = clock.now() + 60_000
         let (board, started) = try await server.run(clock: clock) { handle in
             let board = try await handle.createBoard()
             let alice = try await handle.peer("alice")
@@ -71,7 +73,8 @@ import TimerBoardServer
         clock.advance(by: 10 * 60_000)  // the server is down meanwhile
         try await server.run(clock: clock) { handle in
             let snapshot = try await handle.serverSnapshot(board)
-            #expect(snapshot.content.timers["eggs"]?.run == TimerRun(status: .finished, elapsed: 60_000))
+            // Finished at its deadline, not when the server came back.
+            #expect(snapshot.content.timers["eggs"]?.run == TimerRun(status: .finished, elapsed: 60_000, finishedAt: deadline))
             // Stored as a changeset of its own, like every other.
             #expect(snapshot.revision == started + 1)
         }

@@ -30,7 +30,9 @@ extension ClientMessage {
                 throw ProtocolError(.invalidField, "clientId must be 1 to 64 characters of A-Z a-z 0-9 _ -")
             }
             let name = try reader.optionalString("name")
-            if let name, name.count > 40 || name.utf8.count > 160 || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            if let name,
+                name.count > 40 || name.utf8.count > 160 || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
                 throw ProtocolError(.invalidField, "name must be at most 40 characters and 160 bytes, without control characters")
             }
             return .hello(Hello(protocolVersion: Int(clamping: version), clientID: clientID, name: name))
@@ -67,7 +69,11 @@ extension ClientMessage {
             return .leave
         case MessageType.presence:
             guard !tooLarge else { throw tooLargeError }
-            return .presence(editing: try reader.optionalID("editing"))
+            let clockError = try reader.optionalInt("clockError")
+            if let clockError, !(0...maxClockError).contains(clockError) {
+                throw ProtocolError(.invalidField, "clockError must be between 0 and \(maxClockError) milliseconds")
+            }
+            return .presence(editing: try reader.optionalID("editing"), clockError: clockError)
         default:
             if tooLarge { throw tooLargeError }
             throw ProtocolError(.unknownType, "\"\(type)\" is not a message type")
@@ -127,10 +133,11 @@ extension ClientMessage {
             }
         case .leave:
             writer.field("type", MessageType.leave)
-        case .presence(let editing):
+        case .presence(let editing, let clockError):
             writer.field("type", MessageType.presence)
             writer.key("editing")
             if let editing { writer.string(editing.rawValue) } else { writer.null() }
+            if let clockError { writer.field("clockError", clockError) }
         }
         writer.endObject()
         return writer.bytes

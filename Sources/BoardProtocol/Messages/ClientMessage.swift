@@ -8,8 +8,12 @@ public enum ClientMessage: Hashable, Sendable {
     /// `t` (optional: any number, usually the client's clock) is echoed back in the pong.
     case ping(t: Double?)
     case leave
-    /// What this client is editing now (a section or timer id), for the others to see.
-    case presence(editing: EntityID?)
+    /// What this client is editing now (a section or timer id), for the others to see, and
+    /// the bound of its clock's error in milliseconds (nil: unchanged).
+    case presence(editing: EntityID?, clockError: Int64? = nil)
+
+    /// The largest `clockError` a client may report, in milliseconds: it caps its bound there.
+    public static let maxClockError: Int64 = 60_000
 
     public struct Hello: Hashable, Sendable {
         public var protocolVersion: Int

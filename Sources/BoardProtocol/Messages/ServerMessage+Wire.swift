@@ -188,7 +188,8 @@ extension ServerMessage {
                 userID: try user.string("userId"),
                 name: try user.string("name"),
                 color: try user.string("color"),
-                editing: try user.optionalID("editing")
+                editing: try user.optionalID("editing"),
+                clockError: try user.optionalInt("clockError")
             )
         }
     }

@@ -28,12 +28,16 @@ public enum ServerMessage: Hashable, Sendable {
         /// A CSS colour, the same for a user id every time.
         public var color: String
         public var editing: EntityID?
+        /// The bound of the error of this user's clock, in milliseconds, as it last reported
+        /// it; nil when it never did.
+        public var clockError: Int64?
 
-        public init(userID: String, name: String, color: String, editing: EntityID?) {
+        public init(userID: String, name: String, color: String, editing: EntityID?, clockError: Int64? = nil) {
             self.userID = userID
             self.name = name
             self.color = color
             self.editing = editing
+            self.clockError = clockError
         }
     }
 

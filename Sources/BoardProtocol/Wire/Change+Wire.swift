@@ -14,6 +14,8 @@ extension JSONWriter {
             field("id", id.rawValue)
             if let title = patch.title { field("title", title) }
             if let isExpanded = patch.isExpanded { field("isExpanded", isExpanded) }
+            if let sequence = patch.sequence { field("sequence", sequence) }
+            if let loop = patch.loop { field("loop", loop) }
             if let order = patch.order { field("order", order.rawValue) }
             if let createdDate = patch.createdDate { field("createdDate", createdDate) }
         case .deleteSection(let id):
@@ -29,6 +31,7 @@ extension JSONWriter {
             if let title = patch.title { field("title", title) }
             if let minutes = patch.minutes { field("minutes", minutes) }
             if let seconds = patch.seconds { field("seconds", seconds) }
+            if let warnAt = patch.warnAt { field("warnAt", warnAt) }
             if let order = patch.order { field("order", order.rawValue) }
             if let createdDate = patch.createdDate { field("createdDate", createdDate) }
             if let run = patch.run {
@@ -60,7 +63,9 @@ extension Change {
                     title: try reader.optionalString("title"),
                     isExpanded: try reader.optionalBool("isExpanded"),
                     order: try reader.optionalOrderKey("order"),
-                    createdDate: try reader.optionalInt("createdDate")
+                    createdDate: try reader.optionalInt("createdDate"),
+                    sequence: try reader.optionalBool("sequence"),
+                    loop: try reader.optionalBool("loop")
                 )
                 self = .updateSection(id, patch)
             case "timer":
@@ -71,7 +76,8 @@ extension Change {
                     seconds: try reader.optionalSmallInt("seconds"),
                     order: try reader.optionalOrderKey("order"),
                     createdDate: try reader.optionalInt("createdDate"),
-                    run: try TimerRun.optional(wire: reader)
+                    run: try TimerRun.optional(wire: reader),
+                    warnAt: try reader.optionalInt("warnAt")
                 )
                 self = .updateTimer(id, patch)
             default: throw ProtocolError(.badMessage, "\(reader.name("update")) must be section or timer")

@@ -8,6 +8,9 @@ extension JSONWriter {
         field("id", section.id.rawValue)
         field("title", section.title)
         field("isExpanded", section.isExpanded)
+        // Written only when set, so a board that uses none of them is sent as it always was.
+        if section.sequence { field("sequence", true) }
+        if section.loop { field("loop", true) }
         field("createdDate", section.createdDate)
         field("order", section.order.rawValue)
     }
@@ -19,18 +22,21 @@ extension JSONWriter {
         field("title", timer.title)
         field("minutes", timer.minutes)
         field("seconds", timer.seconds)
+        if timer.warnAt != 0 { field("warnAt", timer.warnAt) }
         field("createdDate", timer.createdDate)
         field("order", timer.order.rawValue)
         key("run")
         run(timer.run)
     }
 
-    /// `{"status":"running","startedAt":1763740800000,"elapsed":0}`; `startedAt` only while running.
+    /// `{"status":"running","startedAt":1763740800000,"elapsed":0}`; `startedAt` only while
+    /// running, `finishedAt` only when finished (and known).
     mutating func run(_ run: TimerRun) {
         beginObject()
         field("status", run.status.rawValue)
         if let startedAt = run.startedAt { field("startedAt", startedAt) }
         field("elapsed", run.elapsed)
+        if let finishedAt = run.finishedAt { field("finishedAt", finishedAt) }
         endObject()
     }
 
@@ -67,7 +73,9 @@ extension Section {
             title: try reader.string("title"),
             isExpanded: try reader.bool("isExpanded"),
             createdDate: try reader.int("createdDate"),
-            order: try reader.orderKey("order")
+            order: try reader.orderKey("order"),
+            sequence: try reader.optionalBool("sequence") ?? false,
+            loop: try reader.optionalBool("loop") ?? false
         )
     }
 }
@@ -85,7 +93,11 @@ extension TimerRun {
         guard (status == .running) == (startedAt != nil) else {
             throw ProtocolError(.invalidField, "\(run.name("startedAt")) is set exactly while running")
         }
-        return TimerRun(status: status, startedAt: startedAt, elapsed: try run.int("elapsed"))
+        let finishedAt = try run.optionalInt("finishedAt")
+        guard finishedAt == nil || status == .finished else {
+            throw ProtocolError(.invalidField, "\(run.name("finishedAt")) is set only when finished")
+        }
+        return TimerRun(status: status, startedAt: startedAt, elapsed: try run.int("elapsed"), finishedAt: finishedAt)
     }
 }
 
@@ -99,7 +111,8 @@ extension BoardTimer {
             seconds: try reader.smallInt("seconds"),
             createdDate: try reader.int("createdDate"),
             order: try reader.orderKey("order"),
-            run: try TimerRun.optional(wire: reader) ?? .idle
+            run: try TimerRun.optional(wire: reader) ?? .idle,
+            warnAt: try reader.optionalInt("warnAt") ?? 0
         )
     }
 }

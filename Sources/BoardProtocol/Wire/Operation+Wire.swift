@@ -17,6 +17,9 @@ enum OperationName {
     static let resetTimer = "resetTimer"
     static let startSection = "startSection"
     static let pauseSection = "pauseSection"
+    static let adjustTimer = "adjustTimer"
+    static let skipSection = "skipSection"
+    static let restartSection = "restartSection"
 }
 
 extension BoardOperation {
@@ -30,10 +33,18 @@ extension BoardOperation {
                 id: id,
                 title: try reader.string("title"),
                 isExpanded: try reader.optionalBool("isExpanded") ?? true,
-                position: try Position(wire: reader)
+                position: try Position(wire: reader),
+                sequence: try reader.optionalBool("sequence") ?? false,
+                loop: try reader.optionalBool("loop") ?? false
             )
         case OperationName.updateSection:
-            self = .updateSection(id: id, title: try reader.optionalString("title"), isExpanded: try reader.optionalBool("isExpanded"))
+            self = .updateSection(
+                id: id,
+                title: try reader.optionalString("title"),
+                isExpanded: try reader.optionalBool("isExpanded"),
+                sequence: try reader.optionalBool("sequence"),
+                loop: try reader.optionalBool("loop")
+            )
         case OperationName.moveSection:
             self = .moveSection(id: id, position: try Position(wire: reader))
         case OperationName.deleteSection:
@@ -45,14 +56,16 @@ extension BoardOperation {
                 title: try reader.string("title"),
                 minutes: try reader.smallInt("minutes"),
                 seconds: try reader.smallInt("seconds"),
-                position: try Position(wire: reader)
+                position: try Position(wire: reader),
+                warnAt: try reader.optionalInt("warnAt") ?? 0
             )
         case OperationName.updateTimer:
             self = .updateTimer(
                 id: id,
                 title: try reader.optionalString("title"),
                 minutes: try reader.optionalSmallInt("minutes"),
-                seconds: try reader.optionalSmallInt("seconds")
+                seconds: try reader.optionalSmallInt("seconds"),
+                warnAt: try reader.optionalInt("warnAt")
             )
         case OperationName.moveTimer:
             self = .moveTimer(id: id, sectionID: try reader.optionalID("sectionID"), position: try Position(wire: reader))
@@ -68,6 +81,12 @@ extension BoardOperation {
             self = .startSection(id: id)
         case OperationName.pauseSection:
             self = .pauseSection(id: id)
+        case OperationName.adjustTimer:
+            self = .adjustTimer(id: id, by: try reader.int("by"))
+        case OperationName.skipSection:
+            self = .skipSection(id: id)
+        case OperationName.restartSection:
+            self = .restartSection(id: id)
         default:
             throw ProtocolError(.unknownOp, "\(reader.name("op")) \"\(name)\" is not an operation")
         }
@@ -78,17 +97,21 @@ extension JSONWriter {
     mutating func operation(_ operation: BoardOperation) {
         beginObject()
         switch operation {
-        case .addSection(let id, let title, let isExpanded, let position):
+        case .addSection(let id, let title, let isExpanded, let position, let sequence, let loop):
             field("op", OperationName.addSection)
             field("id", id.rawValue)
             field("title", title)
             field("isExpanded", isExpanded)
+            if sequence { field("sequence", true) }
+            if loop { field("loop", true) }
             self.position(position)
-        case .updateSection(let id, let title, let isExpanded):
+        case .updateSection(let id, let title, let isExpanded, let sequence, let loop):
             field("op", OperationName.updateSection)
             field("id", id.rawValue)
             if let title { field("title", title) }
             if let isExpanded { field("isExpanded", isExpanded) }
+            if let sequence { field("sequence", sequence) }
+            if let loop { field("loop", loop) }
         case .moveSection(let id, let position):
             field("op", OperationName.moveSection)
             field("id", id.rawValue)
@@ -96,20 +119,22 @@ extension JSONWriter {
         case .deleteSection(let id):
             field("op", OperationName.deleteSection)
             field("id", id.rawValue)
-        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position):
+        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position, let warnAt):
             field("op", OperationName.addTimer)
             field("id", id.rawValue)
             field("sectionID", sectionID.rawValue)
             field("title", title)
             field("minutes", minutes)
             field("seconds", seconds)
+            if warnAt != 0 { field("warnAt", warnAt) }
             self.position(position)
-        case .updateTimer(let id, let title, let minutes, let seconds):
+        case .updateTimer(let id, let title, let minutes, let seconds, let warnAt):
             field("op", OperationName.updateTimer)
             field("id", id.rawValue)
             if let title { field("title", title) }
             if let minutes { field("minutes", minutes) }
             if let seconds { field("seconds", seconds) }
+            if let warnAt { field("warnAt", warnAt) }
         case .moveTimer(let id, let sectionID, let position):
             field("op", OperationName.moveTimer)
             field("id", id.rawValue)
@@ -132,6 +157,16 @@ extension JSONWriter {
             field("id", id.rawValue)
         case .pauseSection(let id):
             field("op", OperationName.pauseSection)
+            field("id", id.rawValue)
+        case .adjustTimer(let id, let by):
+            field("op", OperationName.adjustTimer)
+            field("id", id.rawValue)
+            field("by", by)
+        case .skipSection(let id):
+            field("op", OperationName.skipSection)
+            field("id", id.rawValue)
+        case .restartSection(let id):
+            field("op", OperationName.restartSection)
             field("id", id.rawValue)
         }
         endObject()

@@ -1,7 +1,7 @@
 import BoardCore
 
 extension JSONWriter {
-    /// `"users":[{"userId":…,"name":…,"color":…,"editing":…}]`, as both presence messages carry it.
+    /// `"users":[{"userId":…,"name":…,"color":…,"editing":…,"clockError":…}]` (`clockError` when known), as both presence messages carry it.
     mutating func presenceUsers(_ users: [ServerMessage.PresenceUser]) {
         key("users")
         beginArray()
@@ -12,6 +12,7 @@ extension JSONWriter {
             field("color", user.color)
             key("editing")
             if let editing = user.editing { string(editing.rawValue) } else { null() }
+            if let clockError = user.clockError { field("clockError", clockError) }
             endObject()
         }
         endArray()

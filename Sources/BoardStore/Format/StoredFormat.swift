@@ -12,18 +12,21 @@ public enum StoredFormat: Int, Sendable, CaseIterable {
     /// Compact JSON, field names as protocol version 1 had them when it was frozen for the
     /// disk (`StoredFormat1`). Rows from before the format column are this one.
     case json1 = 1
+    /// Format 1 plus warnings, sequences and when a timer finished (`StoredFormat2`); a board
+    /// that uses none of them has the bytes format 1 would write.
+    case json2 = 2
 
     /// What new rows are written in.
-    public static let current = StoredFormat.json1
+    public static let current = StoredFormat.json2
 
     /// Changes as one JSON array, in the current format.
     static func encode(_ changes: [Change]) -> [UInt8] {
-        StoredFormat1.encode(changes)
+        StoredFormat2.encode(changes)
     }
 
     /// A whole board, in the current format.
     static func encode(_ board: Board) -> [UInt8] {
-        StoredFormat1.encode(board)
+        StoredFormat2.encode(board)
     }
 
     /// Reads the changes of one log row written in format `rawFormat`.
@@ -32,6 +35,7 @@ public enum StoredFormat: Int, Sendable, CaseIterable {
         do {
             switch format {
             case .json1: return try StoredFormat1.decodeChanges(Data(text.utf8))
+            case .json2: return try StoredFormat2.decodeChanges(Data(text.utf8))
             }
         } catch {
             throw StoreError(.corrupt, boardID: boardID, revision: revision, "the changeset cannot be read: \(error)")
@@ -44,6 +48,7 @@ public enum StoredFormat: Int, Sendable, CaseIterable {
         do {
             switch format {
             case .json1: return try StoredFormat1.decodeBoard(Data(text.utf8))
+            case .json2: return try StoredFormat2.decodeBoard(Data(text.utf8))
             }
         } catch {
             throw StoreError(.corrupt, boardID: boardID, revision: revision, "the snapshot cannot be read: \(error)")

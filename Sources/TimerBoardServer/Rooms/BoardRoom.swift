@@ -225,10 +225,11 @@ actor BoardRoom {
 
     // MARK: Presence
 
-    /// Records what the connection's user is editing and tells everyone on the board. Returns
-    /// false, changing nothing, when the connection's link may not edit.
-    func setEditing(_ editing: EntityID?, by outbound: Outbound) -> Bool {
-        switch presence.setEditing(editing, on: outbound.id) {
+    /// Records what the connection's user is editing (and its clock's error bound, when given)
+    /// and tells everyone on the board. Returns false, changing nothing, when the connection's
+    /// link may not say that (a view link naming something it edits).
+    func setPresence(editing: EntityID?, clockError: Int64?, by outbound: Outbound) -> Bool {
+        switch presence.setPresence(editing: editing, clockError: clockError, on: outbound.id) {
         case .notOnBoard, .unchanged: return true
         case .forbidden: return false
         case .changed(let effect):
@@ -295,6 +296,12 @@ actor BoardRoom {
         }
 
         let now = clock.now()
+        // A deadline that passed before this edit is met first, in a changeset of the server's
+        // own, so the edit applies to the board as it is now (an adjustment of a timer that has
+        // just finished runs it again, a sequence has already moved on), never to a stale one.
+        if let deadline = board.nextDeadline, deadline <= now {
+            finishExpiredTimers()
+        }
         let changes: [Change]
         do {
             changes = try board.apply(edit.ops, limits: configuration.limits.board, now: now)
@@ -432,7 +439,8 @@ actor BoardRoom {
         finishExpiredTimers()
     }
 
-    /// Finishes every timer whose deadline has passed, as a changeset of the server's own.
+    /// Finishes every timer whose deadline has passed, each at its deadline, and hands over to
+    /// the next timer of a sequence at that instant, as one changeset of the server's own.
     private func finishExpiredTimers() {
         scheduledDeadline = nil
         guard !isClosed else { return }
@@ -441,7 +449,10 @@ actor BoardRoom {
         if changes.isEmpty {
             scheduleExpiry()
         } else {
-            configuration.metrics.timersFinished(changes.count)
+            let finished = changes.count { change in
+                if case .updateTimer(_, let patch) = change { patch.run?.status == .finished } else { false }
+            }
+            configuration.metrics.timersFinished(finished)
             commit(changes, clientID: nil, opID: nil, now: now, editor: nil)
         }
     }

@@ -13,6 +13,8 @@ struct Participant: Sendable {
     let name: String
     let role: BoardRole
     var editing: EntityID?
+    /// The bound of its clock's error in milliseconds, as it last reported it.
+    var clockError: Int64?
 
     init(clientID: String, boardID: String, name: String, role: BoardRole) {
         self.clientID = clientID
@@ -41,6 +43,6 @@ struct Participant: Sendable {
     ]
 
     var presenceUser: ServerMessage.PresenceUser {
-        ServerMessage.PresenceUser(userID: userID, name: name, color: color, editing: editing)
+        ServerMessage.PresenceUser(userID: userID, name: name, color: color, editing: editing, clockError: clockError)
     }
 }

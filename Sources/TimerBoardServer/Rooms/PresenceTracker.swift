@@ -19,13 +19,13 @@ struct PresenceTracker<Frame> {
         case scheduleFlush
     }
 
-    /// What `setEditing` did.
-    enum EditingOutcome: Equatable {
+    /// What `setPresence` did.
+    enum PresenceOutcome: Equatable {
         /// The connection is not on the board (it left or was dropped): nothing to do.
         case notOnBoard
-        /// Its link may not edit, so it shows no presence either.
+        /// Its link may not edit, so it shows no editing: a view link may only report its clock.
         case forbidden
-        /// It was editing that already.
+        /// It was editing that already, with that clock error.
         case unchanged
         case changed(Effect)
     }
@@ -75,12 +75,16 @@ struct PresenceTracker<Frame> {
         participants.removeAll()
     }
 
-    /// Records what the connection's user is editing.
-    mutating func setEditing(_ editing: EntityID?, on connection: Int) -> EditingOutcome {
+    /// Records what the connection's user is editing and, when given, its clock's error bound.
+    /// A view link edits nothing, but a wall screen's clock matters as much as anyone's: it may
+    /// send a clock error with `editing` null.
+    mutating func setPresence(editing: EntityID?, clockError: Int64?, on connection: Int) -> PresenceOutcome {
         guard var participant = participants[connection] else { return .notOnBoard }
-        guard participant.role.canEdit else { return .forbidden }
-        guard participant.editing != editing else { return .unchanged }
-        participant.editing = editing
+        guard participant.role.canEdit || (editing == nil && clockError != nil) else { return .forbidden }
+        let updated = (editing: editing, clockError: clockError ?? participant.clockError)
+        guard participant.editing != updated.editing || participant.clockError != updated.clockError else { return .unchanged }
+        participant.editing = updated.editing
+        participant.clockError = updated.clockError
         participants[connection] = participant
         return .changed(touch(participant.userID))
     }

@@ -242,10 +242,10 @@ final class ClientSession: WebSocketMessageReceiver {
         case .leave:
             guard state.room != nil else { throw ProtocolError(.notJoined, "not on a board") }
             await leaveBoard(&state)
-        case .presence(let editing):
+        case .presence(let editing, let clockError):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first") }
-            guard await room.setEditing(editing, by: outbound) else {
-                throw ProtocolError(.forbidden, "this link can only view the board; it shows no presence")
+            guard await room.setPresence(editing: editing, clockError: clockError, by: outbound) else {
+                throw ProtocolError(.forbidden, "this link can only view the board; it shows no editing, only its clockError")
             }
         }
     }

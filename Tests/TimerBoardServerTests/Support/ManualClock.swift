@@ -27,10 +27,13 @@ final class ManualClock: ServerClock {
         }
     }
 
-    /// Moves the clock forward and wakes every sleeper whose deadline has come.
-    func advance(by milliseconds: Int64) {
+    /// Moves the clock forward and wakes every sleeper whose deadline has come; with
+    /// `wakingSleepers` false they sleep on (a server that has not noticed the time yet) until
+    /// a later `advance` wakes them.
+    func advance(by milliseconds: Int64, wakingSleepers: Bool = true) {
         let due = state.withLock { state in
             state.now += milliseconds
+            guard wakingSleepers else { return [(deadline: Int64, continuation: CheckedContinuation<Void, any Error>)]() }
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }
             state.sleepers.removeAll { $0.deadline <= now }

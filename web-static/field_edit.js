@@ -4,6 +4,7 @@
 // update. Parsing is pure; `commitField` touches only the input it is given.
 
 import { DEFAULT_LIMITS, FIELD, KIND } from "./constants.js";
+import { lengthMs } from "./countdown.js";
 import { acceptField, formatField, isDirty, revertField, setFieldValue } from "./dom_patch.js";
 import * as protocol from "./protocol.js";
 
@@ -86,8 +87,12 @@ export function commitField(input, session) {
   acceptField(input);
   const current = session.current(kind, id);
   if (!current) return;
-  // A warning point the server never sent is 0, none.
+  // A warning point the server never sent is 0, none; one longer than the timer is refused there.
   const now = field === FIELD.warnAt ? current[field] ?? 0 : current[field];
+  if (field === FIELD.warnAt && Number(parsed.value) > lengthMs(/** @type {any} */ (current))) {
+    session.toast("A warning point cannot be more than the timer's length.");
+    return revertField(input);
+  }
   if (now === parsed.value) return setFieldValue(input, formatField(field, parsed.value));
   const change = { id, [field]: parsed.value };
   session.edit([kind === KIND.section ? protocol.updateSection(change) : protocol.updateTimer(change)]);

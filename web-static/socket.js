@@ -481,17 +481,19 @@ export class Connection {
    * Both ride in one presence message; `editing` is always sent, as it is.
    */
   #tellPresence() {
-    // A view link may not show presence (the server answers `forbidden`): viewers are listed, never editing.
-    if (!this.isLive || this.role === ROLE.view) return;
+    if (!this.isLive) return;
+    // A view link edits nothing: it may only tell its clock, with `editing` null (anything else is `forbidden`).
+    const viewer = this.role === ROLE.view;
+    const editing = viewer ? null : this.editing;
     const bound = this.clockError();
     const clockDue = bound !== null && (this.toldClockError === null || Math.abs(bound - this.toldClockError) > CLOCK_ERROR_STEP_MS);
     const now = this.env.now();
     const clockWait = clockDue ? this.clockErrorAt + CLOCK_ERROR_INTERVAL_MS - now : Infinity;
-    const editingDue = this.editing !== this.toldEditing;
+    const editingDue = editing !== this.toldEditing;
     const clockError = clockDue && clockWait <= 0 ? /** @type {number} */ (bound) : undefined;
     if (editingDue || clockError !== undefined) {
-      if (!this.#send(presenceMessage(this.editing, clockError))) return;
-      this.toldEditing = this.editing;
+      if (!this.#send(presenceMessage(editing, clockError))) return;
+      this.toldEditing = editing;
       if (clockError !== undefined) {
         this.toldClockError = clockError;
         this.clockErrorAt = now;

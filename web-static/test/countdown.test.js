@@ -219,6 +219,13 @@ describe("overtime", () => {
     assert.equal(overSince(eggs, T0 + 5), T0);
   });
 
+  test("overtime from the golden changeset (finishedAt)", () => {
+    const message = parseServerMessage(fixtureText("server/changes-timer-finished-at.json"));
+    assert.ok(message?.type === "changes" && message.changes[0].action === "update");
+    const run = /** @type {Run} */ (message.changes[0].fields.run);
+    assert.deepEqual(timerFace(timer(7, 30, run), /** @type {number} */ (run.finishedAt) + 65_400), { text: "+1:05", phase: "over", word: "Time's up" });
+  });
+
   test("a running timer past its deadline already counts overtime from the deadline (the server's word is on its way)", () => {
     const t = timer(0, 3, running(0, T0));
     assert.equal(deadlineOf(t), T0 + 3000);

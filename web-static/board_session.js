@@ -389,10 +389,11 @@ export class BoardSession {
   /**
    * "Notify me": asks the browser's permission the first time (from this press, never on load),
    * then turns system notifications on or off on this device.
+   * @param {import("./timer_alerts.js").NotifyState} shown what the button showed when pressed
    * @returns {Promise<import("./timer_alerts.js").NotifyState>}
    */
-  async toggleNotify() {
-    const state = await this.alerts.toggleNotify();
+  async toggleNotify(shown) {
+    const state = await this.alerts.toggleNotify(shown);
     if (state === "on" || state === "off") writeStorage(NOTIFY_KEY, state);
     if (state === "denied") this.toast("Notifications are blocked for this site: allow them in the browser's site settings.");
     if (state === "unsupported") this.toast("This browser cannot show notifications.");

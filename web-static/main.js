@@ -229,7 +229,8 @@ const CLICK_ACTIONS = {
   },
   "section-restart": (id) => board?.restartSection(id),
   "notify-toggle": (_id, button) => {
-    void board?.toggleNotify().then((state) => renderNotify(button, state));
+    const shown = /** @type {import("./timer_alerts.js").NotifyState} */ (button.dataset.state ?? "default");
+    void board?.toggleNotify(shown).then((state) => renderNotify(button, state));
   },
   "section-run": (id, button) => {
     // The button says what it does (data-action), so a press does what the user read.

@@ -69,21 +69,18 @@ export class TimerAlerts {
   }
 
   /**
-   * The "Notify me" button: asks the browser's permission the first time (this press is the
-   * user gesture browsers want), then turns notifications on or off on this device.
+   * The "Notify me" button was pressed while it showed `shown`: "on" turns notifications off on
+   * this device; anything else turns them on, asking the browser's permission first when it was
+   * never asked (this press is the user gesture browsers want). The state shown decides, not the
+   * permission now: it may have been granted since the button was drawn.
+   * @param {NotifyState} shown
    * @returns {Promise<NotifyState>} the state after
    */
-  async toggleNotify() {
+  async toggleNotify(shown) {
     const N = this.env.Notification;
     if (!N) return "unsupported";
-    if (N.permission === "granted") {
-      this.notify = !this.notify;
-      return this.notifyState();
-    }
-    if (N.permission === "default") {
-      this.notify = true;
-      await N.requestPermission();
-    }
+    this.notify = shown !== "on";
+    if (this.notify && N.permission === "default") await N.requestPermission();
     return this.notifyState();
   }
 

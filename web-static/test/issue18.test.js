@@ -173,7 +173,7 @@ describe("notifications (timer_alerts.js)", () => {
     assert.equal(asked(), 0, "never asked by itself");
     assert.equal(made.length, 0, "no permission yet");
     assert.deepEqual(titles, ["Eggs"], "the tab title still says so");
-    assert.equal(await alerts.toggleNotify(), "on");
+    assert.equal(await alerts.toggleNotify("default"), "on");
     assert.equal(asked(), 1);
     alerts.show(eggs);
     assert.deepEqual(made.map((n) => n.title), ["“Eggs” is done"]);
@@ -187,12 +187,15 @@ describe("notifications (timer_alerts.js)", () => {
     const granted = fakeNotification("granted");
     const alerts = new TimerAlerts(area(), { Notification: granted.N, hidden: () => true });
     assert.equal(alerts.notifyState(), "on");
-    assert.equal(await alerts.toggleNotify(), "off");
+    assert.equal(await alerts.toggleNotify("on"), "off");
+    assert.equal(await alerts.toggleNotify("off"), "on");
+    assert.equal(await alerts.toggleNotify("default"), "on", "granted since the button was drawn: pressing it means on");
+    assert.equal(await alerts.toggleNotify("on"), "off");
     alerts.show(eggs);
     assert.equal(granted.made.length, 0);
     const denied = fakeNotification("denied");
     const blocked = new TimerAlerts(area(), { Notification: denied.N, hidden: () => true });
-    assert.equal(await blocked.toggleNotify(), "denied");
+    assert.equal(await blocked.toggleNotify("denied"), "denied");
     blocked.show(eggs);
     assert.equal(denied.made.length + denied.asked(), 0);
     assert.equal(new TimerAlerts(area(), { Notification: undefined, hidden: () => true }).notifyState(), "unsupported");

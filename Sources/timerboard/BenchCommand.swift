@@ -7,7 +7,8 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure a running TimerBoard server.",
         subcommands: [
-            Fanout.self, Saturate.self, SlowConsumers.self, JoinStorm.self, AckedEdits.self, TimerExpiry.self, IdleConnections.self,
+            Fanout.self, Saturate.self, SlowConsumers.self, JoinStorm.self, AckedEdits.self, TimerExpiry.self, TimerSequences.self,
+            IdleConnections.self,
             Churn.self,
         ]
     )
@@ -277,6 +278,49 @@ struct Bench: AsyncParsableCommand {
                     result.lateness["max"] ?? 0
                 )
             )
+            try common.write(result)
+        }
+    }
+
+    struct TimerSequences: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sequence sections handing over: lateness of each next start, and traffic between hand-overs."
+        )
+        @OptionGroup var common: Common
+        @Option(help: "Sequence sections, each started 10 ms after the one before.") var sequences = 100
+        @Option(help: "Timers per sequence (1 to 3 seconds each).") var timersPerSequence = 10
+        @Option(help: "Subscribed clients (the first one measures).") var subscribers = 10
+
+        func run() async throws {
+            let result = try await TimerSequenceBench.run(
+                server: common.server,
+                sequences: sequences,
+                timersPerSequence: timersPerSequence,
+                subscribers: subscribers
+            )
+            print(
+                String(
+                    format: "timer sequences: %d × %d timers, %d clients, %d next starts seen: lateness p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
+                        + "%d hand-over messages (%d bytes); other traffic %d bytes in %.1f s = %.3f bytes per running timer per second",
+                    result.sequences,
+                    result.timersPerSequence,
+                    result.subscribers,
+                    result.handOversSeen,
+                    result.nextStartLateness["p50"] ?? 0,
+                    result.nextStartLateness["p99"] ?? 0,
+                    result.nextStartLateness["max"] ?? 0,
+                    result.handOverMessages,
+                    result.handOverBytes,
+                    result.otherBytes,
+                    result.runSeconds,
+                    result.otherBytesPerRunningTimerPerSecond
+                )
+            )
+            if !result.otherBytesByType.isEmpty {
+                print(
+                    "  other traffic by type: \(result.otherBytesByType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) B" }.joined(separator: ", "))"
+                )
+            }
             try common.write(result)
         }
     }

@@ -256,6 +256,8 @@ export class BoardSession {
     if (this.ended) return;
     this.ended = reason;
     this.presence.clear();
+    // The ended page names the tab; a countdown still ticking must not take it back.
+    this.tabTitle.freeze();
     if (reason === ENDED.deleted) updateBoards((list) => withoutBoard(list, this.boardId));
     else updateBoards((list) => withoutLink(list, this.boardId, this.link));
     this.page.ended(reason);

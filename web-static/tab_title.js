@@ -54,6 +54,13 @@ export class TabTitle {
     /** @type {TitleTimer | null} */
     this.nearest = null;
     this.now = 0;
+    /** Once the board has ended, its page owns the title: nothing here writes it again. */
+    this.frozen = false;
+  }
+
+  /** The board ended (a deleted board, a replaced link): leave the title to the page that says so. */
+  freeze() {
+    this.frozen = true;
   }
 
   /** @param {string} name the board's name as shown */
@@ -86,6 +93,7 @@ export class TabTitle {
   }
 
   #write() {
+    if (this.frozen) return;
     const text = tabTitleText(this);
     if (this.doc.title !== text) this.doc.title = text;
   }

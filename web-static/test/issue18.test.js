@@ -93,6 +93,12 @@ describe("tab title (tab_title.js)", () => {
     tab.seen();
     tab.update(null, T0 + 2000);
     assert.deepEqual(writes, ["Kitchen · TimerBoard", "4:59 Eggs — TimerBoard", "⏰ Eggs done — TimerBoard", "4:59 Eggs — TimerBoard", "Kitchen · TimerBoard"]);
+    // The board ended: its page's title stays, whatever still ticks.
+    tab.freeze();
+    doc.title = "This board was deleted · TimerBoard";
+    tab.update(eggs, T0 + 3000);
+    tab.finishedWhileHidden("Eggs");
+    assert.equal(doc.title, "This board was deleted · TimerBoard");
   });
 });
 

@@ -32,7 +32,7 @@
 //     .section-sequence / .section-loop         toggles (aria-pressed) of the section's sequence and loop
 //     .section-skip / .section-restart          a sequence's "Skip" and "Restart"
 //     .section-progress                         a sequence's progress, e.g. "2 of 5"
-//   #notify-toggle[data-state=off|on|blocked|unsupported]  "Notify me": system notifications (asks on click only)
+//   #notify-toggle[data-state=default|on|off|denied|unsupported]  "Notify me": system notifications (asks on click only)
 //   #sync-status[data-state=ok|off]: .sync-summary ("3 screens within ±20 ms"), .sync-off > li (screens above ±50 ms)
 //   #timer-alerts > .timer-alert[data-timer-id=ID]  "… is done" (role=alert); .alert-dismiss closes it
 //   #sound-toggle                               checkbox: beep when a timer finishes (off by default)

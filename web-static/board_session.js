@@ -4,7 +4,7 @@
 // and the store says which ids it touched, so each message patches only those elements; what the
 // user does becomes an edit here (shown at once, sent now or after the next join).
 
-import { CONNECTION, ENDED, ERROR_CODE, KIND, MSG, OP, ROLE, RUN, SOUND_KEY, WS_PATH } from "./constants.js";
+import { CONNECTION, ENDED, ERROR_CODE, KIND, MSG, NOTIFY_KEY, OP, ROLE, RUN, SOUND_KEY, WS_PATH } from "./constants.js";
 import { ServerClock } from "./clock.js";
 import { BoardView } from "./board_view.js";
 import { CountdownView, timersOfSections } from "./countdown_view.js";
@@ -15,6 +15,7 @@ import { withOpened, withTitle, withoutBoard, withoutLink } from "./board_list.j
 import { linkPath } from "./links.js";
 import { readStorage, updateBoards, writeStorage } from "./storage.js";
 import { Store, orderedSections, orderedTimers } from "./store.js";
+import { TabTitle } from "./tab_title.js";
 import { TimerAlerts } from "./timer_alerts.js";
 
 /** @typedef {import("./protocol.js").Op} Op */
@@ -29,13 +30,13 @@ import { TimerAlerts } from "./timer_alerts.js";
 export const SLOWED_TEXT = "Your changes are saved slowly: the server limits how fast one page may edit. They are kept and sent in order.";
 
 /** Operations on a timer (the rest are on a section). */
-const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteTimer, OP.startTimer, OP.pauseTimer, OP.resetTimer]);
+const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteTimer, OP.startTimer, OP.pauseTimer, OP.resetTimer, OP.adjustTimer]);
 
 export class BoardSession {
   /**
    * @param {{
    *   boardId: string, secret: string, linkRole: Role, name: string, status: StatusView,
-   *   elements: {sections: HTMLElement, presence: HTMLElement, myDot: HTMLElement, alerts: HTMLElement, title: HTMLElement},
+   *   elements: {sections: HTMLElement, presence: HTMLElement, myDot: HTMLElement, alerts: HTMLElement, title: HTMLElement, sync?: HTMLElement | null},
    *   location: {protocol: string, host: string},
    *   page?: Partial<PageEvents>,
    * }} options
@@ -69,18 +70,24 @@ export class BoardSession {
     this.connection = new Connection({
       url: `${scheme}//${location.host}${WS_PATH}?board=${encodeURIComponent(boardId)}`, board: boardId, secret, clientId, name, handler: this.#handler(), clock: this.clock,
     });
+    /** The tab's title: the board's name, the nearest running timer, or what finished while hidden. */
+    this.tabTitle = new TabTitle(this.doc);
     this.alerts = new TimerAlerts(elements.alerts);
     this.alerts.sound = readStorage(SOUND_KEY) === "on";
+    // The browser's permission is asked from the "Notify me" button only; this is whether the user turned them off here.
+    this.alerts.notify = readStorage(NOTIFY_KEY) !== "off";
+    this.alerts.onHiddenFinish = (title) => this.tabTitle.finishedWhileHidden(title);
     this.countdowns = new CountdownView({
       elements: this.view.elements,
       clock: this.clock,
       sectionTimers: (board, ids) => this.#sectionTimers(board, ids),
       onFinished: (timer) => this.alerts.show(timer),
       onCleared: (timerId) => this.alerts.hide(timerId),
+      onTick: (now) => this.tabTitle.update(this.countdowns.nearest(), now),
     });
     this.clock.onChange = () => this.countdowns.redraw();
     this.presence = new PresenceView({
-      list: elements.presence, myDot: elements.myDot, elements: this.view.elements, describe: (id) => this.describe(id),
+      list: elements.presence, myDot: elements.myDot, elements: this.view.elements, describe: (id) => this.describe(id), sync: elements.sync ?? null,
     });
     // A big board builds a section's timers when it comes near the screen: they get their run state and marks then.
     this.view.onBuilt = (ids) => {
@@ -100,6 +107,8 @@ export class BoardSession {
     // Hidden pages get few timer wake-ups, and a sleep may have paused the page's clock.
     this.connection.syncClock();
     this.countdowns.redraw();
+    // What finished while the tab was hidden has now been seen (its alerts stay on the page).
+    this.tabTitle.seen();
   }
 
   /** Limits for field parsing (field_edit.js), from the server's welcome. */
@@ -128,7 +137,7 @@ export class BoardSession {
     this.title = title;
     const shown = title || "Untitled board";
     if (this.titleElement.textContent !== shown) this.titleElement.textContent = shown;
-    this.doc.title = `${shown} · TimerBoard`;
+    this.tabTitle.setBoard(shown);
     if (remember && this.role) updateBoards((list) => withTitle(list, this.boardId, title));
     this.page.title(title);
   }
@@ -247,6 +256,8 @@ export class BoardSession {
     if (this.ended) return;
     this.ended = reason;
     this.presence.clear();
+    // The ended page names the tab; a countdown still ticking must not take it back.
+    this.tabTitle.freeze();
     if (reason === ENDED.deleted) updateBoards((list) => withoutBoard(list, this.boardId));
     else updateBoards((list) => withoutLink(list, this.boardId, this.link));
     this.page.ended(reason);
@@ -290,10 +301,48 @@ export class BoardSession {
     if (section) this.edit([protocol.updateSection({ id, isExpanded: !section.isExpanded })]);
   }
 
-  /** @param {string} id */
-  toggleTimer(id) {
+  /**
+   * The run button was pressed: it sends the intent it showed (its data-action), not a toggle of
+   * the state now, so two screens pressing Start at once mean start twice, which the server
+   * applies once (docs/protocol.md).
+   * @param {string} id @param {string | undefined} action "start" or "pause"
+   */
+  runTimer(id, action) {
+    if (!this.store.displayed.timers.has(id)) return;
+    if (action === "pause") this.edit([protocol.pauseTimer({ id })]);
+    else if (action === "start") this.edit([protocol.startTimer({ id })]);
+  }
+
+  /**
+   * "+1 min" / "−1 min": an adjustment the server composes with concurrent ones (two `+1 min`
+   * give two minutes). Shown when the server's changeset comes, as every run change is.
+   * @param {string} id @param {number} by ms
+   */
+  adjustTimer(id, by) {
     const timer = this.store.displayed.timers.get(id);
-    if (timer) this.edit([timer.run.status === RUN.running ? protocol.pauseTimer({ id }) : protocol.startTimer({ id })]);
+    if (timer && by !== 0 && Number.isSafeInteger(by)) this.edit([protocol.adjustTimer({ id, by })]);
+  }
+
+  /** The section's "Sequence" toggle. @param {string} id */
+  toggleSequence(id) {
+    const section = this.store.displayed.sections.get(id);
+    if (section) this.edit([protocol.updateSection({ id, sequence: section.sequence !== true })]);
+  }
+
+  /** The section's "Loop" toggle. @param {string} id */
+  toggleLoop(id) {
+    const section = this.store.displayed.sections.get(id);
+    if (section) this.edit([protocol.updateSection({ id, loop: section.loop !== true })]);
+  }
+
+  /** A sequence's "Skip": its current timer finishes now and the next starts. @param {string} id */
+  skipSection(id) {
+    if (this.store.displayed.sections.has(id)) this.edit([protocol.skipSection({ id })]);
+  }
+
+  /** A sequence's "Restart": every timer back to idle, the first starts now. @param {string} id */
+  restartSection(id) {
+    if (this.store.displayed.sections.has(id)) this.edit([protocol.restartSection({ id })]);
   }
 
   /** @param {string} id */
@@ -337,6 +386,20 @@ export class BoardSession {
   setSound(on) {
     this.alerts.setSound(on);
     writeStorage(SOUND_KEY, on ? "on" : "off");
+  }
+
+  /**
+   * "Notify me": asks the browser's permission the first time (from this press, never on load),
+   * then turns system notifications on or off on this device.
+   * @param {import("./timer_alerts.js").NotifyState} shown what the button showed when pressed
+   * @returns {Promise<import("./timer_alerts.js").NotifyState>}
+   */
+  async toggleNotify(shown) {
+    const state = await this.alerts.toggleNotify(shown);
+    if (state === "on" || state === "off") writeStorage(NOTIFY_KEY, state);
+    if (state === "denied") this.toast("Notifications are blocked for this site: allow them in the browser's site settings.");
+    if (state === "unsupported") this.toast("This browser cannot show notifications.");
+    return state;
   }
 
   /** For tests and the console: the displayed board as plain data. */

@@ -357,7 +357,7 @@ export class BoardView {
     }
     const element = /** @type {HTMLElement} */ (this.elements.get(timer.id));
     this.#showTimer(timer);
-    for (const field of /** @type {const} */ (["title", "minutes", "seconds"])) {
+    for (const field of /** @type {const} */ (["title", "minutes", "seconds", "warnAt"])) {
       if (timer[field] !== before[field]) setFieldValue(/** @type {FieldInput} */ (fieldOf(element, field)), formatField(field, timer[field]));
     }
     return timer.order !== before.order || timer.sectionID !== before.sectionID;

@@ -43,6 +43,12 @@ export const OP = Object.freeze({
   resetTimer: "resetTimer",
   startSection: "startSection",
   pauseSection: "pauseSection",
+  /** More (by > 0) or less time left on a running or paused timer; composes with concurrent ones. */
+  adjustTimer: "adjustTimer",
+  /** A sequence section: its current timer finishes now and the next starts. */
+  skipSection: "skipSection",
+  /** A sequence section: every timer back to idle, the first starts now. */
+  restartSection: "restartSection",
 });
 
 /** The key that names a change's action, and the entity kinds it applies to. */
@@ -61,6 +67,13 @@ export const FIELD = Object.freeze({
   order: "order",
   run: "run",
   position: "position",
+  /** A timer's warning point: ms of time left at which it turns amber (0 or absent: none). */
+  warnAt: "warnAt",
+  /** A section whose timers run one after another, and whether it starts over after the last. */
+  sequence: "sequence",
+  loop: "loop",
+  /** adjustTimer's amount, in ms (positive: more time left). */
+  by: "by",
 });
 
 /** A timer's running state (`run`, docs/protocol.md "Timers that run"). */
@@ -68,6 +81,8 @@ export const RUN = Object.freeze({
   status: "status",
   startedAt: "startedAt",
   elapsed: "elapsed",
+  /** When a finished timer reached zero (its deadline), in server ms: overtime counts from it. */
+  finishedAt: "finishedAt",
   idle: "idle",
   running: "running",
   paused: "paused",
@@ -82,11 +97,13 @@ export const PRESENCE = Object.freeze({
   name: "name",
   color: "color",
   editing: "editing",
+  /** The ± bound, in ms, of a screen's estimate of the server's clock (absent: not reported). */
+  clockError: "clockError",
 });
 
 /** Fields a change may carry, per kind (inserts carry all of them, plus `id` and `createdDate`). */
-export const SECTION_FIELDS = Object.freeze([FIELD.title, FIELD.isExpanded, FIELD.order]);
-export const TIMER_FIELDS = Object.freeze([FIELD.sectionID, FIELD.title, FIELD.minutes, FIELD.seconds, FIELD.order, FIELD.run]);
+export const SECTION_FIELDS = Object.freeze([FIELD.title, FIELD.isExpanded, FIELD.order, FIELD.sequence, FIELD.loop]);
+export const TIMER_FIELDS = Object.freeze([FIELD.sectionID, FIELD.title, FIELD.minutes, FIELD.seconds, FIELD.order, FIELD.run, FIELD.warnAt]);
 
 /** Positions of an added or moved item among its siblings. */
 export const POSITION = Object.freeze({ first: "first", last: "last", before: "before", after: "after" });
@@ -188,6 +205,18 @@ export const CLOCK_DRIFT_RATE = 1e-4;
 export const BEEP_MS = 180;
 export const BEEP_HZ = 880;
 export const BEEP_COUNT = 3;
+/** What the "+1 min" and "−1 min" buttons add to or take from a running or paused timer. */
+export const ADJUST_MS = 60000;
+/**
+ * Clock sync shown to everyone (presence `clockError`): this page tells its bound again when it
+ * moved by more than STEP_MS, at most once per INTERVAL_MS; screens above OFF_MS are named.
+ */
+export const CLOCK_ERROR_STEP_MS = 5;
+export const CLOCK_ERROR_INTERVAL_MS = 1000;
+export const CLOCK_ERROR_MAX_MS = 60000;
+export const CLOCK_ERROR_OFF_MS = 50;
+/** What the tab's title ends with, after the nearest running timer or what finished. */
+export const TITLE_SUFFIX = " — TimerBoard";
 
 // MARK: HTTP and local storage
 
@@ -205,3 +234,5 @@ export const BOARDS_MAX = 100;
 export const NAME_KEY = "timerboard.name";
 /** Whether a finished timer beeps on this device ("on"; off unless the user turned it on). */
 export const SOUND_KEY = "timerboard.sound";
+/** Whether system notifications are wanted on this device ("off" once turned off; the browser's permission decides the rest). */
+export const NOTIFY_KEY = "timerboard.notify";

@@ -21,7 +21,19 @@
 //     .timer-countdown                          m:ss left (role=timer), written only when the text changes
 //     .timer-toggle                             start / pause / resume / restart button, aria-label "Start Eggs" etc.
 //     .timer-reset                              reset button, aria-label "Reset Eggs"
-//   .section-run                                a section's "Start all" / "Pause all" button (data-action=start|pause)
+//     .timer-warnAt                             the warning point input (m:ss left, empty: none)
+//     .timer-adjust[data-by=60000|-60000]       "+1 min" / "−1 min" (made when the timer first runs; shown running or paused)
+//   [data-kind=timer][data-phase=warn|over|done]  amber from the warning point, red at zero and in overtime
+//                                               (the countdown reads +m:ss), "Done" when its sequence moved on;
+//                                               also as class timer-warn / timer-over / timer-done
+//   .section-run                                a section's "Start all" / "Pause all" button (data-action=start|pause);
+//                                               in a sequence section "Start" / "Pause" the sequence
+//   [data-kind=section][data-sequence=true|false][data-loop=true|false]
+//     .section-sequence / .section-loop         toggles (aria-pressed) of the section's sequence and loop
+//     .section-skip / .section-restart          a sequence's "Skip" and "Restart"
+//     .section-progress                         a sequence's progress, e.g. "2 of 5"
+//   #notify-toggle[data-state=default|on|off|denied|unsupported]  "Notify me": system notifications (asks on click only)
+//   #sync-status[data-state=ok|off]: .sync-summary ("3 screens within ±20 ms"), .sync-off > li (screens above ±50 ms)
 //   #timer-alerts > .timer-alert[data-timer-id=ID]  "… is done" (role=alert); .alert-dismiss closes it
 //   #sound-toggle                               checkbox: beep when a timer finishes (off by default)
 //   input.remote-changed                        a field someone else changed while you were typing in it
@@ -39,6 +51,8 @@
 //   #owner-dialog: form.rename-board, .replace-link[data-role=edit|view], #replace-confirm, #replaced-link,
 //                  form.delete-board [name=confirm]
 //   #ended-page[data-reason=no-secret|wrong-link|replaced|deleted]: #ended-title, #ended-text
+
+import { ADJUST_MS } from "./constants.js";
 
 /** @typedef {import("./protocol.js").Section} Section */
 /** @typedef {import("./protocol.js").Timer} Timer */
@@ -92,8 +106,13 @@ export function createSectionElement(doc, section, maxTitleLength) {
     h(doc, "header", { class: "section-header" }, [
       toggle,
       title,
+      h(doc, "span", { class: "section-progress", role: "status" }),
       sectionRunButton(doc, section.id, titleId),
+      labelledButton(doc, "section-skip", `section-skip-${section.id}`, titleId, "Skip", "Skip to the next timer"),
+      labelledButton(doc, "section-restart", `section-restart-${section.id}`, titleId, "Restart", "Restart the sequence from its first timer"),
       h(doc, "div", { class: "actions" }, [
+        pressedButton(doc, "section-sequence", "Sequence", "Run the timers one after another"),
+        pressedButton(doc, "section-loop", "Loop", "Start the sequence again after its last timer"),
         iconButton(doc, "section-move-up", "Move section up", "up"),
         iconButton(doc, "section-move-down", "Move section down", "down"),
         iconButton(doc, "section-delete", "Delete section", "delete"),
@@ -107,7 +126,36 @@ export function createSectionElement(doc, section, maxTitleLength) {
   ]);
   setFieldValue(/** @type {FieldInput} */ (title), section.title);
   setExpanded(element, section.isExpanded);
+  setSequence(element, section);
   return element;
+}
+
+/**
+ * A button whose name is its own words and the title of its section or timer ("Skip Prep",
+ * "+1 min Eggs"), by reference, so a rename touches nothing here and it needs no element more.
+ * @param {Document} doc @param {string} className @param {string} id @param {string} titleId
+ * @param {string} words @param {string} tip
+ * @param {Record<string, string>} [extra]
+ */
+function labelledButton(doc, className, id, titleId, words, tip, extra = {}) {
+  return h(doc, "button", { type: "button", class: `button ${className}`, id, "aria-labelledby": `${id} ${titleId}`, title: tip, ...extra }, [words]);
+}
+
+/** A toggle button (aria-pressed) with its words. @param {Document} doc @param {string} className @param {string} words @param {string} tip */
+function pressedButton(doc, className, words, tip) {
+  return h(doc, "button", { type: "button", class: `button toggle ${className}`, "aria-pressed": "false", title: tip }, [words]);
+}
+
+/**
+ * Whether a section runs as a sequence, and loops: data-sequence and data-loop (style.css shows
+ * a sequence's controls), and its toggles' aria-pressed. Touches only what differs.
+ * @param {HTMLElement} element [data-kind=section] @param {{sequence?: boolean, loop?: boolean}} section
+ */
+export function setSequence(element, { sequence = false, loop = false }) {
+  setAttribute(element, "data-sequence", String(sequence));
+  setAttribute(element, "data-loop", String(loop));
+  setAttribute(/** @type {HTMLElement} */ (element.querySelector(".section-sequence")), "aria-pressed", String(sequence));
+  setAttribute(/** @type {HTMLElement} */ (element.querySelector(".section-loop")), "aria-pressed", String(loop));
 }
 
 /** @param {Document} doc @param {string} sectionId @param {number} maxTitleLength */
@@ -142,6 +190,11 @@ export function createTimerElement(doc, timer, limits) {
     fieldInput(doc, `number timer-${field}`, label, { "data-field": field, type: "number", min: "0", max: String(max), inputmode: "numeric" });
   const minutes = number("minutes", "Minutes", limits.maxMinutes);
   const seconds = number("seconds", "Seconds", limits.maxSeconds);
+  // One input, not two: a timer row stays at 20 elements (the big board's budget, docs/performance.md).
+  const warn = fieldInput(doc, "timer-warnAt", "Warning point: minutes:seconds left (empty: none)", {
+    "data-field": "warnAt", inputmode: "numeric", placeholder: "warn", title: "Turns amber with this much left (m:ss); empty: no warning",
+    maxlength: "7",
+  });
   const move = h(doc, "select", { class: "field timer-section", "aria-label": "Move timer to another section" }, [
     h(doc, "option", { value: "" }, ["Move to…"]),
   ]);
@@ -154,6 +207,7 @@ export function createTimerElement(doc, timer, limits) {
     ]),
     runButton(doc, "timer-reset", `timer-reset-label-${timer.id}`, "Reset", titleId, "reset"),
     h(doc, "span", { class: "duration", title: "Length" }, [minutes, h(doc, "span", { class: "colon", "aria-hidden": "true" }, [":"]), seconds]),
+    warn,
     h(doc, "div", { class: "actions" }, [
       move,
       iconButton(doc, "timer-move-up", "Move timer up", "up"),
@@ -161,7 +215,7 @@ export function createTimerElement(doc, timer, limits) {
       iconButton(doc, "timer-delete", "Delete timer", "delete"),
     ]),
   ]);
-  for (const input of [title, minutes, seconds]) {
+  for (const input of [title, minutes, seconds, warn]) {
     const field = /** @type {keyof Timer} */ (input.dataset.field);
     setFieldValue(/** @type {FieldInput} */ (input), formatField(field, timer[field]));
   }
@@ -170,15 +224,26 @@ export function createTimerElement(doc, timer, limits) {
 
 // MARK: fields
 
-/** How a field's value reads in its input: seconds always with two digits (7:05, not 7:5). */
+/**
+ * How a field's value reads in its input: seconds always with two digits (7:05, not 7:5); a
+ * warning point as m:ss, empty when there is none.
+ */
 export function formatField(/** @type {string} */ field, /** @type {unknown} */ value) {
+  if (field === "warnAt") return formatWarnAt(/** @type {number | undefined} */ (value));
   return field === "seconds" ? String(value).padStart(2, "0") : String(value);
+}
+
+/** A warning point (ms left) as its input shows it: "1:00", "0:30", or "" for none. @param {number | undefined} ms */
+export function formatWarnAt(ms) {
+  if (!ms || ms <= 0) return "";
+  const seconds = Math.ceil(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 /**
  * The input of one field of a section or timer (a section's element also holds its timers'
  * inputs, hence the kind-specific class).
- * @param {HTMLElement} entity @param {"title" | "minutes" | "seconds"} field
+ * @param {HTMLElement} entity @param {"title" | "minutes" | "seconds" | "warnAt"} field
  * @returns {FieldInput | null}
  */
 export function fieldOf(entity, field) {
@@ -251,14 +316,16 @@ function restoreSelection(input, selection) {
 
 // MARK: running timers
 
-/** A run state in words, next to the countdown: the state is never told by colour alone. */
-const RUN_TEXT = { idle: "Ready", running: "Running", paused: "Paused", finished: "Done" };
-/** What the toggle does in each state (its label says it, with the timer's title) and its icon. */
+/**
+ * What the toggle does in each state (its label says it, with the timer's title), its icon, and
+ * the intent it sends (data-action): a press sends what the button showed, never "the opposite of
+ * whatever the state is now" (two screens pressing Start at once both mean start).
+ */
 const TOGGLE = {
-  idle: { verb: "Start", icon: /** @type {const} */ ("play") },
-  running: { verb: "Pause", icon: /** @type {const} */ ("pause") },
-  paused: { verb: "Resume", icon: /** @type {const} */ ("play") },
-  finished: { verb: "Restart", icon: /** @type {const} */ ("play") },
+  idle: { verb: "Start", icon: /** @type {const} */ ("play"), action: "start" },
+  running: { verb: "Pause", icon: /** @type {const} */ ("pause"), action: "pause" },
+  paused: { verb: "Resume", icon: /** @type {const} */ ("play"), action: "start" },
+  finished: { verb: "Restart", icon: /** @type {const} */ ("play"), action: "start" },
 };
 
 /**
@@ -312,13 +379,58 @@ export function countdownOf(timer) {
  */
 export function renderRunState(element, status) {
   setAttribute(element, "data-status", status);
-  setText(/** @type {HTMLElement} */ (element.querySelector(".timer-status")), RUN_TEXT[status]);
   const toggle = /** @type {HTMLElement} */ (element.querySelector(".timer-toggle"));
   setText(/** @type {HTMLElement} */ (toggle.querySelector(".run-words")), TOGGLE[status].verb);
   setAttribute(toggle, "title", TOGGLE[status].verb);
+  setAttribute(toggle, "data-action", TOGGLE[status].action);
   setIcon(toggle, TOGGLE[status].icon);
   // Still focusable (a disabled button would drop the keyboard's focus), but says there is nothing to reset.
   setAttribute(/** @type {HTMLElement} */ (element.querySelector(".timer-reset")), "aria-disabled", String(status === "idle"));
+  if ((status === "running" || status === "paused") && !element.querySelector(".timer-adjust")) addAdjustButtons(element);
+}
+
+/**
+ * "+1 min" and "−1 min", made the first time a timer runs (style.css shows them while it runs or
+ * is paused): an idle row does without them, so a big board of idle timers keeps 20 elements a row.
+ * @param {HTMLElement} element [data-kind=timer]
+ */
+function addAdjustButtons(element) {
+  const doc = element.ownerDocument;
+  const id = element.dataset.id ?? "";
+  const titleId = `timer-title-${id}`;
+  const reset = /** @type {HTMLElement} */ (element.querySelector(".timer-reset"));
+  const next = reset.nextElementSibling;
+  for (const button of [
+    labelledButton(doc, "timer-adjust", `timer-less-${id}`, titleId, "−1 min", "One minute less", { "data-by": String(-ADJUST_MS) }),
+    labelledButton(doc, "timer-adjust", `timer-more-${id}`, titleId, "+1 min", "One minute more", { "data-by": String(ADJUST_MS) }),
+  ]) element.insertBefore(button, next);
+}
+
+/** The phases of timerFace (countdown.js), as classes: "clearly marked", in colour and in words. */
+const PHASE_CLASSES = { warn: "timer-warn", over: "timer-over", done: "timer-done" };
+
+/**
+ * How a timer looks beside its countdown (countdown.js, timerFace): data-phase and its class
+ * (style.css colours them), and the state in words next to the countdown, so the state is never
+ * told by colour alone. The caller writes only what changed.
+ * @param {HTMLElement} element [data-kind=timer]
+ * @param {"" | "warn" | "over" | "done"} phase
+ */
+export function renderPhase(element, phase) {
+  const before = /** @type {keyof typeof PHASE_CLASSES | ""} */ (element.dataset.phase ?? "");
+  if (before === phase) return;
+  if (before) element.classList.remove(PHASE_CLASSES[before]);
+  if (phase) {
+    element.classList.add(PHASE_CLASSES[phase]);
+    element.dataset.phase = phase;
+  } else {
+    delete element.dataset.phase;
+  }
+}
+
+/** Writes the state in words next to the countdown. @param {HTMLElement} element [data-kind=timer] @param {string} word */
+export function renderStatusWord(element, word) {
+  setText(/** @type {HTMLElement} */ (element.querySelector(".timer-status")), word);
 }
 
 /**
@@ -331,18 +443,24 @@ export function writeCountdown(countdown, text) {
 }
 
 /**
- * A section's start/pause-all button: "Pause all" while any of its timers runs, else "Start all"
- * (aria-disabled when there is nothing to start).
+ * A section's run controls. An ordinary section: "Pause all" while any of its timers runs, else
+ * "Start all" (aria-disabled when there is nothing to start). A sequence: "Start" / "Pause" the
+ * sequence, "Skip" while a timer is current, and its progress ("2 of 5"). Touches only what differs.
  * @param {HTMLElement} section [data-kind=section]
- * @param {{anyRunning: boolean, anyStartable: boolean}} state
+ * @param {{anyRunning: boolean, anyStartable: boolean, sequence?: boolean, loop?: boolean, progress?: string, current?: boolean}} state
+ *   current: a timer of the sequence is running or paused (Skip has something to skip)
  */
-export function renderSectionRun(section, { anyRunning, anyStartable }) {
+export function renderSectionRun(section, { anyRunning, anyStartable, sequence = false, loop = false, progress = "", current = false }) {
+  setSequence(section, { sequence, loop });
   const button = /** @type {HTMLElement} */ (section.querySelector(".section-run"));
+  const verb = anyRunning ? "Pause" : "Start";
   setAttribute(button, "data-action", anyRunning ? "pause" : "start");
-  setText(/** @type {HTMLElement} */ (button.querySelector(".run-words")), `${anyRunning ? "Pause" : "Start"} all timers in`);
+  setText(/** @type {HTMLElement} */ (button.querySelector(".run-words")), sequence ? `${verb} the sequence` : `${verb} all timers in`);
   setAttribute(button, "aria-disabled", String(!anyRunning && !anyStartable));
-  setText(/** @type {HTMLElement} */ (button.querySelector(".section-run-label")), anyRunning ? "Pause all" : "Start all");
+  setText(/** @type {HTMLElement} */ (button.querySelector(".section-run-label")), sequence ? verb : `${verb} all`);
   setIcon(button, anyRunning ? "pause" : "play");
+  setText(/** @type {HTMLElement} */ (section.querySelector(".section-progress")), sequence ? progress : "");
+  setAttribute(/** @type {HTMLElement} */ (section.querySelector(".section-skip")), "aria-disabled", String(!current));
 }
 
 /**
@@ -533,6 +651,43 @@ export function appendToast(area, text) {
   const toast = h(area.ownerDocument, "div", { class: "toast" }, [text]);
   area.append(toast);
   return toast;
+}
+
+/** The "Notify me" button in each state: its words, and whether it reads as pressed. */
+const NOTIFY_TEXT = {
+  unsupported: { text: "No notifications", pressed: "false", tip: "This browser cannot show notifications" },
+  default: { text: "Notify me", pressed: "false", tip: "Get a system notification when a timer finishes while this tab is hidden" },
+  denied: { text: "Notifications blocked", pressed: "false", tip: "Notifications are blocked for this site in the browser's settings" },
+  on: { text: "Notifying", pressed: "true", tip: "A system notification when a timer finishes while this tab is hidden (press to stop)" },
+  off: { text: "Notify me", pressed: "false", tip: "Get a system notification when a timer finishes while this tab is hidden" },
+};
+
+/**
+ * The "Notify me" button (#notify-toggle): data-state, aria-pressed and its words.
+ * @param {HTMLElement} button @param {keyof typeof NOTIFY_TEXT} state
+ */
+export function renderNotify(button, state) {
+  const look = NOTIFY_TEXT[state];
+  setAttribute(button, "data-state", state);
+  setAttribute(button, "aria-pressed", look.pressed);
+  setAttribute(button, "title", look.tip);
+  setText(/** @type {HTMLElement} */ (button.querySelector(".notify-label") ?? button), look.text);
+}
+
+/**
+ * How well the screens on the board agree on the server's clock (#sync-status): the summary, and
+ * the screens that are off, by name. Small and outside the board: rewritten when it changes.
+ * @param {HTMLElement} area #sync-status
+ * @param {{text: string, off: string[], state: "ok" | "off" | "none"}} summary
+ */
+export function renderSync(area, { text, off, state }) {
+  const doc = area.ownerDocument;
+  setAttribute(area, "data-state", state);
+  area.hidden = state === "none";
+  setText(/** @type {HTMLElement} */ (area.querySelector(".sync-summary")), text);
+  const list = /** @type {HTMLElement} */ (area.querySelector(".sync-off"));
+  const now = list.children.length === off.length && [...list.children].every((li, i) => li.textContent === off[i]);
+  if (!now) list.replaceChildren(...off.map((line) => h(doc, "li", {}, [line])));
 }
 
 /** What a stored link lets this browser do, next to the board's name on the start page. */

@@ -3,7 +3,8 @@
 // board's limits (as the server will check it) and, if it differs from the board, becomes one
 // update. Parsing is pure; `commitField` touches only the input it is given.
 
-import { DEFAULT_LIMITS, KIND } from "./constants.js";
+import { DEFAULT_LIMITS, FIELD, KIND } from "./constants.js";
+import { lengthMs } from "./countdown.js";
 import { acceptField, formatField, isDirty, revertField, setFieldValue } from "./dom_patch.js";
 import * as protocol from "./protocol.js";
 
@@ -17,10 +18,29 @@ import * as protocol from "./protocol.js";
  */
 export function parseField(field, text, limits = DEFAULT_LIMITS) {
   if (field === "title") return parseTitle(text, limits.maxTitleLength);
+  if (field === FIELD.warnAt) return parseWarnAt(text, limits);
   const max = field === "minutes" ? limits.maxMinutes : limits.maxSeconds;
   const value = text.trim() === "" ? NaN : Number(text);
   if (!Number.isInteger(value) || value < 0 || value > max) return { error: `${capitalise(field)} must be a whole number from 0 to ${max}.` };
   return { value };
+}
+
+/**
+ * A warning point as typed: "m:ss" (1:00, 0:30, 2:5) or whole minutes ("2"); empty means none (0).
+ * The value is in ms of time left, as the wire has it.
+ * @param {string} text @param {FieldLimits} [limits]
+ * @returns {{value: number} | {error: string}}
+ */
+export function parseWarnAt(text, limits = DEFAULT_LIMITS) {
+  const value = text.trim();
+  if (value === "") return { value: 0 };
+  const match = /^(\d{1,4})(?::(\d{1,2}))?$/.exec(value);
+  const minutes = match ? Number(match[1]) : NaN;
+  const seconds = match?.[2] === undefined ? 0 : Number(match[2]);
+  if (!match || seconds > 59 || minutes > limits.maxMinutes) {
+    return { error: `A warning point is minutes:seconds left, such as 1:00 (up to ${limits.maxMinutes}:59), or empty for none.` };
+  }
+  return { value: (minutes * 60 + seconds) * 1000 };
 }
 
 /** @param {string} text @param {number} maxLength @returns {{value: string} | {error: string}} */
@@ -67,7 +87,13 @@ export function commitField(input, session) {
   acceptField(input);
   const current = session.current(kind, id);
   if (!current) return;
-  if (current[field] === parsed.value) return setFieldValue(input, formatField(field, parsed.value));
+  // A warning point the server never sent is 0, none; one longer than the timer is refused there.
+  const now = field === FIELD.warnAt ? current[field] ?? 0 : current[field];
+  if (field === FIELD.warnAt && Number(parsed.value) > lengthMs(/** @type {any} */ (current))) {
+    session.toast("A warning point cannot be more than the timer's length.");
+    return revertField(input);
+  }
+  if (now === parsed.value) return setFieldValue(input, formatField(field, parsed.value));
   const change = { id, [field]: parsed.value };
   session.edit([kind === KIND.section ? protocol.updateSection(change) : protocol.updateTimer(change)]);
 }

@@ -9,7 +9,7 @@ import { ENDED, ROLE } from "./constants.js";
 import { BoardApi } from "./board_api.js";
 import * as actions from "./board_actions.js";
 import { BoardSession } from "./board_session.js";
-import { armButton, renderEnded, renderRole, revertField } from "./dom_patch.js";
+import { armButton, renderEnded, renderNotify, renderRole, revertField } from "./dom_patch.js";
 import { commitField, fieldInput } from "./field_edit.js";
 import { boardIdFromPath, parseFragment } from "./links.js";
 import { OwnerPanel } from "./owner_panel.js";
@@ -74,7 +74,7 @@ function openBoard(id) {
     location,
     elements: {
       sections: byId("sections"), presence: byId("presence"), alerts: byId("timer-alerts"), title: byId("board-title"),
-      myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")),
+      myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")), sync: byId("sync-status"),
     },
     page: {
       role: (role) => renderRole(page, role),
@@ -87,6 +87,8 @@ function openBoard(id) {
     owner: new OwnerPanel({ dialog: dialogOf("owner-dialog"), session, api, origin: location.origin, onDeleted: () => session.end(ENDED.deleted) }),
   };
   /** @type {HTMLInputElement} */ (byId("sound-toggle")).checked = session.alerts.sound;
+  // What the browser already allows; nothing is asked until the button is pressed.
+  renderNotify(byId("notify-toggle"), session.alerts.notifyState());
   const { store, connection, view, presence, clock, countdowns, alerts } = session;
   Object.assign(window, { timerboard: { store, socket: connection, view, presence, clock, countdowns, alerts, session, state: () => session.state() } });
   session.showTitle(loadBoards().find((b) => b.id === id)?.title ?? "", { remember: false });
@@ -216,8 +218,20 @@ const CLICK_ACTIONS = {
   "timer-move-up": (id) => board?.moveTimer(id, -1),
   "timer-move-down": (id) => board?.moveTimer(id, 1),
   "timer-delete": (id, button) => board && actions.deleteTimer(board, id, button),
-  "timer-toggle": (id) => board?.toggleTimer(id),
+  // The button says what it does (data-action), so a press does what the user read.
+  "timer-toggle": (id, button) => board?.runTimer(id, button.dataset.action),
   "timer-reset": (id) => board?.resetTimer(id),
+  "timer-adjust": (id, button) => board?.adjustTimer(id, Number(button.dataset.by)),
+  "section-sequence": (id) => board?.toggleSequence(id),
+  "section-loop": (id) => board?.toggleLoop(id),
+  "section-skip": (id, button) => {
+    if (button.getAttribute("aria-disabled") !== "true") board?.skipSection(id);
+  },
+  "section-restart": (id) => board?.restartSection(id),
+  "notify-toggle": (_id, button) => {
+    const shown = /** @type {import("./timer_alerts.js").NotifyState} */ (button.dataset.state ?? "default");
+    void board?.toggleNotify(shown).then((state) => renderNotify(button, state));
+  },
   "section-run": (id, button) => {
     // The button says what it does (data-action), so a press does what the user read.
     if (button.dataset.action === "pause") board?.edit([protocol.pauseSection({ id })]);

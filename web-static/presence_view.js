@@ -2,7 +2,8 @@
 // Who else is on the board (the header list) and what they are editing (a mark on that section's
 // header or timer's row, in their colour, with their name). Touches only the marks that change.
 
-import { markEditing, renderPresenceList, safeColor } from "./dom_patch.js";
+import { CLOCK_ERROR_OFF_MS } from "./constants.js";
+import { markEditing, renderPresenceList, renderSync, safeColor } from "./dom_patch.js";
 
 /** @typedef {import("./protocol.js").PresenceUser} PresenceUser */
 
@@ -12,10 +13,13 @@ import { markEditing, renderPresenceList, safeColor } from "./dom_patch.js";
  */
 export class PresenceView {
   /**
-   * @param {{list: HTMLElement, myDot: HTMLElement, elements: Map<string, HTMLElement>, describe: (id: string) => string | null}} options
+   * @param {{list: HTMLElement, myDot: HTMLElement, elements: Map<string, HTMLElement>, describe: (id: string) => string | null, sync?: HTMLElement | null}} options
+   *   sync: #sync-status, where how well the screens agree on the server's clock is shown
    */
-  constructor({ list, myDot, elements, describe }) {
+  constructor({ list, myDot, elements, describe, sync = null }) {
     this.list = list;
+    this.syncArea = sync;
+    this.syncKey = "";
     this.myDot = myDot;
     this.elements = elements;
     /** Our own userId on this board, from the server's `access` (null before): our entry is not listed. */
@@ -74,6 +78,15 @@ export class PresenceView {
       this.listKey = key;
       renderPresenceList(this.list, others, this.describe);
     }
+    if (this.syncArea) {
+      // Everyone who reported, this screen included (the server lists us too).
+      const summary = syncSummary(users, this.userId);
+      const syncKey = JSON.stringify(summary);
+      if (syncKey !== this.syncKey) {
+        this.syncKey = syncKey;
+        renderSync(this.syncArea, summary);
+      }
+    }
   }
 
   /** Nobody to show (we are not connected, so we do not know). */
@@ -110,6 +123,27 @@ export class PresenceView {
   }
 }
 
+
+/**
+ * How well the screens on the board agree on the server's clock, from the `clockError` each one
+ * reported in presence (docs/protocol.md, "Sync in presence"): "4 screens within ±20 ms" (the
+ * largest bound of all), and each screen above ±CLOCK_ERROR_OFF_MS by name, worst first.
+ * @param {{userId: string, name: string, clockError?: number}[]} users everyone on the board
+ * @param {string | null} me this page's userId ("Your screen")
+ * @returns {{text: string, off: string[], state: "ok" | "off" | "none"}} state none: nobody reported
+ */
+export function syncSummary(users, me) {
+  const reported = users.filter((u) => typeof u.clockError === "number");
+  if (reported.length === 0) return { text: "", off: [], state: "none" };
+  const worst = Math.max(...reported.map((u) => /** @type {number} */ (u.clockError)));
+  const count = reported.length;
+  const text = `${count} ${count === 1 ? "screen" : "screens"} within ±${worst} ms`;
+  const off = reported
+    .filter((u) => /** @type {number} */ (u.clockError) > CLOCK_ERROR_OFF_MS)
+    .sort((a, b) => /** @type {number} */ (b.clockError) - /** @type {number} */ (a.clockError) || byName(a, b) || (a.userId < b.userId ? -1 : 1))
+    .map((u) => `${u.userId === me ? "Your" : `${u.name}'s`} screen is off by up to ±${u.clockError} ms`);
+  return { text, off, state: off.length > 0 ? "off" : "ok" };
+}
 
 /** @param {{name: string}} a @param {{name: string}} b */
 function byName(a, b) {

@@ -9,10 +9,23 @@ import {
 
 // MARK: types
 
-/** @typedef {{id: string, title: string, isExpanded: boolean, createdDate: number, order: string}} Section */
-/** @typedef {{status: "idle" | "running" | "paused" | "finished", startedAt?: number, elapsed: number}} Run  a timer's running state */
-/** @typedef {{id: string, sectionID: string, title: string, minutes: number, seconds: number, createdDate: number, order: string, run: Run}} Timer */
-/** @typedef {{userId: string, name: string, color: string, editing: string | null}} PresenceUser  someone on the board */
+/**
+ * A section. `sequence` and `loop` are on the wire only when true (issue 18): absent reads as false.
+ * @typedef {{id: string, title: string, isExpanded: boolean, createdDate: number, order: string, sequence?: boolean, loop?: boolean}} Section
+ */
+/**
+ * A timer's running state. `finishedAt` (server ms) is when a finished timer reached zero; a
+ * server from before overtime sends none. `elapsed` may be negative after `+1 min`.
+ * @typedef {{status: "idle" | "running" | "paused" | "finished", startedAt?: number, elapsed: number, finishedAt?: number}} Run
+ */
+/**
+ * A timer. `warnAt` (ms left at which it turns amber) is on the wire only when set: absent reads as 0, none.
+ * @typedef {{id: string, sectionID: string, title: string, minutes: number, seconds: number, createdDate: number, order: string, run: Run, warnAt?: number}} Timer
+ */
+/**
+ * Someone on the board; `clockError` is the ± bound of their screen's clock, once they reported one.
+ * @typedef {{userId: string, name: string, color: string, editing: string | null, clockError?: number}} PresenceUser
+ */
 /** @typedef {"owner" | "edit" | "view"} Role  what a link lets its holder do */
 /** @typedef {"first" | "last" | {before: string} | {after: string}} Position */
 /** @typedef {{op: string, id: string, [field: string]: unknown}} Op  An operation, as sent (see the builders). */
@@ -81,21 +94,24 @@ export function leaveMessage() {
   return { type: MSG.leave };
 }
 
-/** @param {string | null} editing the section or timer this client is editing now, or null */
-export function presenceMessage(editing) {
-  return { type: MSG.presence, editing };
+/**
+ * @param {string | null} editing the section or timer this client is editing now, or null
+ * @param {number} [clockError] the ± bound of this page's server clock, in whole ms (left out: unchanged)
+ */
+export function presenceMessage(editing, clockError) {
+  return withoutUndefined({ type: MSG.presence, editing, clockError });
 }
 
 // MARK: operations. Optional fields left undefined are not sent.
 
-/** @param {{id: string, title: string, isExpanded?: boolean, position?: Position}} a @returns {Op} */
-export function addSection({ id, title, isExpanded, position }) {
-  return withoutUndefined({ op: OP.addSection, id, title, isExpanded, position });
+/** @param {{id: string, title: string, isExpanded?: boolean, sequence?: boolean, loop?: boolean, position?: Position}} a @returns {Op} */
+export function addSection({ id, title, isExpanded, sequence, loop, position }) {
+  return withoutUndefined({ op: OP.addSection, id, title, isExpanded, sequence, loop, position });
 }
 
-/** @param {{id: string, title?: string, isExpanded?: boolean}} a @returns {Op} */
-export function updateSection({ id, title, isExpanded }) {
-  return withoutUndefined({ op: OP.updateSection, id, title, isExpanded });
+/** @param {{id: string, title?: string, isExpanded?: boolean, sequence?: boolean, loop?: boolean}} a @returns {Op} */
+export function updateSection({ id, title, isExpanded, sequence, loop }) {
+  return withoutUndefined({ op: OP.updateSection, id, title, isExpanded, sequence, loop });
 }
 
 /** @param {{id: string, position: Position}} a @returns {Op} */
@@ -108,14 +124,14 @@ export function deleteSection({ id }) {
   return { op: OP.deleteSection, id };
 }
 
-/** @param {{id: string, sectionID: string, title: string, minutes: number, seconds: number, position?: Position}} a @returns {Op} */
-export function addTimer({ id, sectionID, title, minutes, seconds, position }) {
-  return withoutUndefined({ op: OP.addTimer, id, sectionID, title, minutes, seconds, position });
+/** @param {{id: string, sectionID: string, title: string, minutes: number, seconds: number, warnAt?: number, position?: Position}} a @returns {Op} */
+export function addTimer({ id, sectionID, title, minutes, seconds, warnAt, position }) {
+  return withoutUndefined({ op: OP.addTimer, id, sectionID, title, minutes, seconds, warnAt, position });
 }
 
-/** @param {{id: string, title?: string, minutes?: number, seconds?: number}} a @returns {Op} */
-export function updateTimer({ id, title, minutes, seconds }) {
-  return withoutUndefined({ op: OP.updateTimer, id, title, minutes, seconds });
+/** @param {{id: string, title?: string, minutes?: number, seconds?: number, warnAt?: number}} a @returns {Op} */
+export function updateTimer({ id, title, minutes, seconds, warnAt }) {
+  return withoutUndefined({ op: OP.updateTimer, id, title, minutes, seconds, warnAt });
 }
 
 /** @param {{id: string, sectionID?: string, position: Position}} a @returns {Op} */
@@ -151,6 +167,25 @@ export function startSection({ id }) {
 /** @param {{id: string}} a a section @returns {Op} */
 export function pauseSection({ id }) {
   return { op: OP.pauseSection, id };
+}
+
+/**
+ * More (by > 0) or less time left on a running or paused timer. Adjustments compose on the
+ * server: two concurrent `+1 min` give two minutes more.
+ * @param {{id: string, by: number}} a a timer, and the change in ms @returns {Op}
+ */
+export function adjustTimer({ id, by }) {
+  return { op: OP.adjustTimer, id, by };
+}
+
+/** @param {{id: string}} a a sequence section: its current timer ends now, the next starts @returns {Op} */
+export function skipSection({ id }) {
+  return { op: OP.skipSection, id };
+}
+
+/** @param {{id: string}} a a sequence section: every timer back to idle, the first starts now @returns {Op} */
+export function restartSection({ id }) {
+  return { op: OP.restartSection, id };
 }
 
 /** Positions: `"first"` (the protocol's default: newest on top), `"last"`, before or after a sibling. */
@@ -277,13 +312,13 @@ const SERVER_PARSERS = {
 
 /** @param {Reader} r @returns {PresenceUser} */
 function parsePresenceUser(r) {
-  return {
+  return withOptional({
     userId: r.id(PRESENCE.userId),
     name: r.string(PRESENCE.name),
     color: r.string(PRESENCE.color),
     // null (or absent) when they are not editing anything.
     editing: r.value[PRESENCE.editing] === null ? null : r.optional(PRESENCE.editing, "id") ?? null,
-  };
+  }, PRESENCE.clockError, r.optional(PRESENCE.clockError, "int"));
 }
 
 /** @param {Reader} r @param {string} key @returns {string[]} */
@@ -303,18 +338,21 @@ function parseLimits(r) {
 
 /** @param {Reader} r @returns {Section} */
 function parseSection(r) {
-  return {
+  // sequence and loop only when sent (a server from before issue 18 sends neither): absent is false.
+  return withoutUndefined({
     id: r.id(FIELD.id),
     title: r.string(FIELD.title),
     isExpanded: r.bool(FIELD.isExpanded),
     createdDate: r.number(FIELD.createdDate),
     order: r.string(FIELD.order),
-  };
+    sequence: r.optional(FIELD.sequence, "bool"),
+    loop: r.optional(FIELD.loop, "bool"),
+  });
 }
 
 /** @param {Reader} r @returns {Timer} */
 function parseTimer(r) {
-  return {
+  return withoutUndefined({
     id: r.id(FIELD.id),
     sectionID: r.id(FIELD.sectionID),
     title: r.string(FIELD.title),
@@ -323,7 +361,9 @@ function parseTimer(r) {
     createdDate: r.number(FIELD.createdDate),
     order: r.string(FIELD.order),
     run: r.has(FIELD.run) ? parseRun(r.object(FIELD.run)) : idleRun(),
-  };
+    // Only when sent: absent is 0, no warning.
+    warnAt: r.optional(FIELD.warnAt, "int"),
+  });
 }
 
 const RUN_STATUSES = [RUN.idle, RUN.running, RUN.paused, RUN.finished];
@@ -333,7 +373,9 @@ function parseRun(r) {
   const status = r.string(RUN.status);
   if (!RUN_STATUSES.includes(status)) throw new ProtocolError(`${r.path}.${RUN.status} must be one of ${RUN_STATUSES.join(", ")}`);
   const startedAt = status === RUN.running ? r.number(RUN.startedAt) : r.optional(RUN.startedAt, "number");
-  return withoutUndefined({ status: /** @type {Run["status"]} */ (status), startedAt, elapsed: r.number(RUN.elapsed) });
+  // finishedAt: only a finished run has one, and only from a server that knows overtime.
+  const finishedAt = status === RUN.finished ? r.optional(RUN.finishedAt, "number") : undefined;
+  return withoutUndefined({ status: /** @type {Run["status"]} */ (status), startedAt, elapsed: r.number(RUN.elapsed), finishedAt });
 }
 
 /** A reject's `current` is a timer when it has a `sectionID`, else a section. */
@@ -345,10 +387,12 @@ function parseEntity(/** @type {Reader} */ r) {
 
 /** Which fields an update may carry, and their JSON type. */
 const UPDATE_FIELDS = {
-  [KIND.section]: { [FIELD.title]: "string", [FIELD.isExpanded]: "bool", [FIELD.order]: "string" },
+  [KIND.section]: {
+    [FIELD.title]: "string", [FIELD.isExpanded]: "bool", [FIELD.order]: "string", [FIELD.sequence]: "bool", [FIELD.loop]: "bool",
+  },
   [KIND.timer]: {
     [FIELD.sectionID]: "id", [FIELD.title]: "string", [FIELD.minutes]: "int", [FIELD.seconds]: "int",
-    [FIELD.order]: "string",
+    [FIELD.order]: "string", [FIELD.warnAt]: "int",
   },
 };
 
@@ -443,6 +487,17 @@ class Reader {
     }
     return kind;
   }
+}
+
+/**
+ * `object` with `key` set to `value` when it is defined.
+ * @template {Record<string, unknown>} T
+ * @param {T} object @param {string} key @param {unknown} value
+ * @returns {T}
+ */
+function withOptional(object, key, value) {
+  if (value !== undefined) /** @type {Record<string, unknown>} */ (object)[key] = value;
+  return object;
 }
 
 /**

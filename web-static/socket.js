@@ -30,7 +30,8 @@
 
 import { ServerClock, localNow } from "./clock.js";
 import {
-  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLOCK_SYNC_PINGS, CLOSE_CODE, CONNECTION, ENDED, ERROR_CODE,
+  BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLOCK_ERROR_INTERVAL_MS, CLOCK_ERROR_MAX_MS, CLOCK_ERROR_STEP_MS,
+  CLOCK_SYNC_PINGS, CLOSE_CODE, CONNECTION, ENDED, ERROR_CODE,
   HANDSHAKE_TIMEOUT_MS, MSG, PING_INTERVAL_MS, PONG_TIMEOUT_MS, RATE_LIMIT_DEFAULT_RETRY_MS, RATE_LIMIT_JITTER,
   RATE_LIMIT_WARN_MS, ROLE,
 } from "./constants.js";
@@ -140,10 +141,16 @@ export class Connection {
     /** The section or timer the user is editing (presence), and what the server was last told. */
     this.editing = /** @type {string | null} */ (null);
     this.toldEditing = /** @type {string | null} */ (null);
+    /**
+     * The ± bound of our server clock last told in presence on this join (null: not yet), and when
+     * (env.now()): the others show how well every screen is in step (presence `clockError`).
+     */
+    this.toldClockError = /** @type {number | null} */ (null);
+    this.clockErrorAt = -Infinity;
     /** Why we stopped for good (board gone, page too old), or null. */
     this.fatal = /** @type {string | null} */ (null);
-    /** @type {Record<"reconnect" | "rejoin" | "handshake" | "ping" | "pong" | "sync" | "retry", any>} handles of the pending timers */
-    this.timers = { reconnect: null, rejoin: null, handshake: null, ping: null, pong: null, sync: null, retry: null };
+    /** @type {Record<"reconnect" | "rejoin" | "handshake" | "ping" | "pong" | "sync" | "retry" | "presence", any>} handles of the pending timers */
+    this.timers = { reconnect: null, rejoin: null, handshake: null, ping: null, pong: null, sync: null, retry: null, presence: null };
   }
 
   /** Server clock minus ours, in ms (see clock.js). */
@@ -206,7 +213,17 @@ export class Connection {
    */
   setEditing(id) {
     this.editing = id;
-    this.#tellEditing();
+    this.#tellPresence();
+  }
+
+  /**
+   * The ± bound of this page's estimate of the server's clock, as presence tells it: half the
+   * kept sample's round trip, rounded up to whole ms and capped (null before the first pong).
+   * @returns {number | null}
+   */
+  clockError() {
+    const best = this.clock.best;
+    return best ? Math.min(CLOCK_ERROR_MAX_MS, Math.ceil(best.roundTrip / 2)) : null;
   }
 
   /**
@@ -288,7 +305,7 @@ export class Connection {
     const ws = this.ws;
     this.ws = null;
     this.joining = false;
-    for (const name of /** @type {const} */ (["rejoin", "handshake", "ping", "pong", "sync", "retry"])) this.#clearTimer(name);
+    for (const name of /** @type {const} */ (["rejoin", "handshake", "ping", "pong", "sync", "retry", "presence"])) this.#clearTimer(name);
     if (!ws) return;
     ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
     try {
@@ -314,8 +331,9 @@ export class Connection {
     // Off the board until the answer: a page that was live must not say so while it is not.
     if (this.state === CONNECTION.live) this.#setState(CONNECTION.joining);
     this.joining = true;
-    // Joining leaves the board first, and the server forgets what we were editing.
+    // Joining leaves the board first, and the server forgets what we were editing, and our clock's bound.
     this.toldEditing = null;
+    this.toldClockError = null;
     this.#send(joinMessage(this.board, this.secret, since));
     // Unanswered, the board would stay silently out of date: after the timeout, a new socket.
     this.#startTimer("handshake", HANDSHAKE_TIMEOUT_MS, () => this.#lost());
@@ -424,7 +442,7 @@ export class Connection {
     this.attempt = 0;
     this.#setState(CONNECTION.live);
     this.#sendPending();
-    this.#tellEditing();
+    this.#tellPresence();
     if (!this.timers.ping) this.#schedulePing();
     // After what the join replays has gone out: the first pings measure the clock, not the queue.
     this.#startTimer("sync", 0, () => {
@@ -456,10 +474,39 @@ export class Connection {
     }
   }
 
-  #tellEditing() {
-    // A view link may not show presence (the server answers `forbidden`): viewers are listed, never editing.
-    if (!this.isLive || this.role === ROLE.view || this.editing === this.toldEditing) return;
-    if (this.#send(presenceMessage(this.editing))) this.toldEditing = this.editing;
+  /**
+   * Tells the board what the user edits, at once when it changed, and our clock's bound
+   * (`clockError`) when we first have one and whenever it moved by more than CLOCK_ERROR_STEP_MS,
+   * at most once per CLOCK_ERROR_INTERVAL_MS (a bound alone waits out the rest of the interval).
+   * Both ride in one presence message; `editing` is always sent, as it is.
+   */
+  #tellPresence() {
+    if (!this.isLive) return;
+    // A view link edits nothing: it may only tell its clock, with `editing` null (anything else is `forbidden`).
+    const viewer = this.role === ROLE.view;
+    const editing = viewer ? null : this.editing;
+    const bound = this.clockError();
+    const clockDue = bound !== null && (this.toldClockError === null || Math.abs(bound - this.toldClockError) > CLOCK_ERROR_STEP_MS);
+    const now = this.env.now();
+    const clockWait = clockDue ? this.clockErrorAt + CLOCK_ERROR_INTERVAL_MS - now : Infinity;
+    const editingDue = editing !== this.toldEditing;
+    const clockError = clockDue && clockWait <= 0 ? /** @type {number} */ (bound) : undefined;
+    if (editingDue || clockError !== undefined) {
+      if (!this.#send(presenceMessage(editing, clockError))) return;
+      this.toldEditing = editing;
+      if (clockError !== undefined) {
+        this.toldClockError = clockError;
+        this.clockErrorAt = now;
+        this.#clearTimer("presence");
+      }
+    }
+    // A bound that must wait for the interval goes out when it is over (or with an editing change before).
+    if (clockDue && clockError === undefined && this.timers.presence === null) {
+      this.#startTimer("presence", clockWait, () => {
+        this.timers.presence = null;
+        this.#tellPresence();
+      });
+    }
   }
 
   /** @param {Extract<ServerMessage, {type: "error"}>} message */
@@ -506,6 +553,7 @@ export class Connection {
     this.#clearTimer("pong");
     this.clock.addSample(t, serverTime);
     this.#syncPing();
+    this.#tellPresence();
   }
 
   /** The next ping of a clock sync, if any: one at a time, so none waits behind another. */

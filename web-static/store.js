@@ -177,8 +177,12 @@ const OP_APPLIERS = {
     if (containsId(board, op.id) || !board.sections.has(op.sectionID)) return false;
     const order = keyForPosition(op.position ?? POSITION.first, orderedTimers(board, op.sectionID), op.id);
     if (order === null) return false;
-    const { id, sectionID, title, minutes, seconds } = op;
-    board.timers.set(id, { id, sectionID, title, minutes, seconds, createdDate: now, order, run: idleRun() });
+    const { id, sectionID, title, minutes, seconds, warnAt } = op;
+    /** @type {import("./protocol.js").Timer} */
+    const timer = { id, sectionID, title, minutes, seconds, createdDate: now, order, run: idleRun() };
+    // As the server writes it: a warning point only when there is one.
+    if (warnAt) timer.warnAt = warnAt;
+    board.timers.set(id, timer);
     return true;
   },
   [OP.updateTimer](board, op) {

@@ -1,5 +1,6 @@
 // @ts-check
-// The alerts of finished timers, and their beep.
+// The alerts of finished timers: on the page, their beep (opt-in per device), and while the tab is
+// hidden a system notification (opt-in, asked from a button, never on load) and the tab's title.
 
 import { BEEP_COUNT, BEEP_HZ, BEEP_MS } from "./constants.js";
 import { removeTimerAlert, showTimerAlert } from "./dom_patch.js";
@@ -7,25 +8,97 @@ import { removeTimerAlert, showTimerAlert } from "./dom_patch.js";
 /** @typedef {import("./protocol.js").Timer} Timer */
 
 /**
+ * What this page may do with system notifications: the browser's permission, and whether the
+ * user wants them here.
+ * @typedef {"unsupported" | "default" | "denied" | "on" | "off"} NotifyState
+ */
+
+/**
+ * The platform, injectable so the alerts run without a browser.
+ * @typedef {{Notification: typeof Notification | undefined, hidden: () => boolean}} AlertEnvironment
+ */
+
+/**
  * The alerts of finished timers (visible until dismissed, or until the timer is started or reset
  * again), and the optional beep. Sound is off unless the user turns it on; the audio context is
  * made on that click, as browsers only let a page start sound after a user gesture.
+ * While the tab is hidden, a finished timer also makes a system notification (when the browser
+ * allows them and the user did not turn them off here) and is told to `onHiddenFinish` (the tab
+ * title shows it until the tab is seen again).
  */
 export class TimerAlerts {
-  /** @param {HTMLElement} area #timer-alerts */
-  constructor(area) {
+  /**
+   * @param {HTMLElement} area #timer-alerts
+   * @param {Partial<AlertEnvironment>} [env]
+   */
+  constructor(area, env = {}) {
     this.area = area;
+    /** @type {AlertEnvironment} */
+    this.env = {
+      Notification: globalThis.Notification,
+      hidden: () => globalThis.document?.visibilityState === "hidden",
+      ...env,
+    };
     this.sound = false;
+    /** Notifications wanted on this device (the browser's permission is asked separately, from a button). */
+    this.notify = true;
     /** @type {AudioContext | null} */
     this.audio = null;
     /** How many beeps were asked for (for tests: headless browsers play to no speaker). */
     this.beeps = 0;
+    /** A timer finished while the tab was hidden: its title. */
+    this.onHiddenFinish = (/** @type {string} */ _title) => {};
   }
 
   /** @param {Timer} timer */
   show(timer) {
-    showTimerAlert(this.area, timer.id, `“${timer.title}” is done`);
+    const text = `“${timer.title}” is done`;
+    showTimerAlert(this.area, timer.id, text);
     if (this.sound) this.#beep();
+    if (!this.env.hidden()) return;
+    this.onHiddenFinish(timer.title);
+    if (this.notifyState() === "on") this.#notify(timer, text);
+  }
+
+  /** @returns {NotifyState} */
+  notifyState() {
+    const N = this.env.Notification;
+    if (!N) return "unsupported";
+    if (N.permission === "granted") return this.notify ? "on" : "off";
+    return N.permission === "denied" ? "denied" : "default";
+  }
+
+  /**
+   * The "Notify me" button was pressed while it showed `shown`: "on" turns notifications off on
+   * this device; anything else turns them on, asking the browser's permission first when it was
+   * never asked (this press is the user gesture browsers want). The state shown decides, not the
+   * permission now: it may have been granted since the button was drawn.
+   * @param {NotifyState} shown
+   * @returns {Promise<NotifyState>} the state after
+   */
+  async toggleNotify(shown) {
+    const N = this.env.Notification;
+    if (!N) return "unsupported";
+    this.notify = shown !== "on";
+    if (this.notify && N.permission === "default") await N.requestPermission();
+    return this.notifyState();
+  }
+
+  /** @param {Timer} timer @param {string} text */
+  #notify(timer, text) {
+    const N = /** @type {typeof Notification} */ (this.env.Notification);
+    try {
+      // One per timer (tag): a timer that finishes again replaces its old notification.
+      const notification = new N(text, { body: "TimerBoard", tag: `timerboard-${timer.id}` });
+      notification.onclick = () => {
+        globalThis.focus?.();
+        notification.close();
+      };
+    } catch (error) {
+      // Some browsers (Chrome on Android) allow notifications from service workers only: the
+      // page's alert and the tab title remain.
+      console.warn("TimerBoard: no notification:", /** @type {Error} */ (error).message);
+    }
   }
 
   /** @param {string} id a timer's id */

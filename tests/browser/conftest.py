@@ -297,11 +297,12 @@ def toast(page: Page, text):
 
 # MARK: watching the DOM
 
-# The presence area: who else is on the board (#presence, the .me-dot colour) and the marks that
-# show what someone else is editing (data-editing-by and its colour on a section header or timer
-# row). Presence changes whenever people focus or leave fields, so DOM assertions exclude exactly
-# these, and nothing else.
-PRESENCE_AREA = {"subtrees": ["#presence", ".me-dot"], "attributes": ["data-editing-by", "style"],
+# The presence area: who else is on the board (#presence, the .me-dot colour), how in step their
+# clocks are (#sync-status, from presence's clockError) and the marks that show what someone else
+# is editing (data-editing-by and its colour on a section header or timer row). Presence changes
+# whenever people focus or leave fields or measure their clocks again, so DOM assertions exclude
+# exactly these, and nothing else.
+PRESENCE_AREA = {"subtrees": ["#presence", ".me-dot", "#sync-status"], "attributes": ["data-editing-by", "style"],
                  "on": ".section-header, [data-kind=timer]"}
 
 WATCH_SCRIPT = """(presence) => {

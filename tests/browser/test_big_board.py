@@ -2,6 +2,8 @@
 changes. A MutationObserver shows that a remote rename touches only that title's input; a
 PerformanceObserver shows that the page has no long tasks (50 ms or more) while someone else
 edits continuously, where it used to have one per change (120-210 ms each)."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -147,4 +149,51 @@ def test_a_far_sections_start_all_follows_its_timers_before_it_is_built(user, bi
     wait_rev(page, big_board.rev)
     expect(run).to_have_attribute("data-action", "pause")
     expect(far).to_have_attribute("data-built", "false")
+    assert page.errors == []
+
+
+COUNT_TICKS = """() => {
+    const countdowns = window.timerboard.countdowns;
+    const onTick = countdowns.onTick;
+    window.__ticks = 0;
+    window.__written = new Set();
+    countdowns.onTick = (now) => { window.__ticks += 1; onTick(now); };
+    new MutationObserver(records => {
+        for (const r of records) {
+            const element = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
+            const row = element?.closest('[data-kind=timer]');
+            if (row && element.closest('.timer-countdown')) window.__written.add(row.dataset.id);
+        }
+    }).observe(document.getElementById('sections'), {childList: true, characterData: true, subtree: true});
+}"""
+
+TICKING = """() => ({
+    ticking: window.timerboard.countdowns.ticking.size,
+    built: document.querySelectorAll('[data-kind=timer]').length,
+    ids: [...window.timerboard.countdowns.ticking.keys()].every(id => document.querySelector(`[data-kind=timer][data-id="${id}"]`)),
+})"""
+
+
+def test_every_timer_running_a_tick_draws_only_the_rows_near_the_screen(user, big_board):
+    """Issue 18 keeps issue 17's rule for running timers: per second, the work is the rows the page
+    holds (near the screen), not the board's 2,000 running timers; the tab's title still follows
+    the nearest running timer of the whole board."""
+    page = user("Ada")
+    wait_rev(page, big_board.rev)
+    # Every timer of every section runs (the 0:00 ones finish at once and count overtime).
+    big_board.edit([{"op": "startSection", "id": f"s{s}"} for s in range(SECTIONS)])
+    wait_rev(page, big_board.rev)
+    state = page.evaluate(TICKING)
+    assert 0 < state["ticking"] <= state["built"] < SECTIONS * TIMERS and state["ids"], state
+    page.evaluate(COUNT_TICKS)
+    page.wait_for_function("() => window.__ticks >= 2 && window.__written.size > 0")
+    written = page.evaluate("window.__written.size")
+    assert written <= page.evaluate("document.querySelectorAll('[data-kind=timer]').length"), written
+    expect(page).to_have_title(re.compile(r"^0:\d\d Timer \d+\.1 — TimerBoard$"))
+    # Scrolled to the end and back: the rows dropped far from the screen stop ticking too.
+    page.evaluate(SCROLL_TO_END)
+    page.wait_for_function(f"() => document.querySelectorAll('[data-id=s{SECTIONS - 1}] [data-kind=timer]').length === {TIMERS}")
+    page.wait_for_function("() => document.querySelectorAll('[data-id=s0] [data-kind=timer]').length === 0")
+    state = page.evaluate(TICKING)
+    assert 0 < state["ticking"] <= state["built"] and state["ids"], state
     assert page.errors == []

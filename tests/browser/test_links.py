@@ -137,7 +137,10 @@ def test_view_only_board_follows_live_and_edits_nothing(user, browser, server, b
     expect(section(viewer, "Sneaky")).to_have_count(0)
     shown = converged(server, board, editor, viewer)
     assert server.snapshot(board)["rev"] == rev and "Sneaky" not in json.dumps(shown)
-    assert [m["type"] for m in viewer.sent if m["type"] in ("presence", "edit")] == ["edit"], "no presence, only the refused edit"
+    # Its presence tells its clock's bound only (issue 18): never what it focused.
+    assert [m["type"] for m in viewer.sent if m["type"] == "edit"] == ["edit"], "only the refused edit"
+    presence = [m for m in viewer.sent if m["type"] == "presence"]
+    assert all(m["editing"] is None and "clockError" in m for m in presence), presence
     assert [m["type"] for m in viewer.received if m["type"] == "error"] == []
     assert viewer.errors == [] and editor.errors == []
     viewer.context.close()

@@ -292,3 +292,90 @@ describe("CountdownView on a big board", () => {
     assert.equal(button().dataset.action, "pause", "one of its timers runs");
   });
 });
+
+describe("CountdownView: issue 18 (overtime, warnings, sequences, the tab's nearest timer)", () => {
+  /** @param {any} p */
+  const countdownsOf = (p, /** @type {any[]} */ finished = []) => {
+    /** @type {() => void} */
+    let tick = () => {};
+    const countdowns = new CountdownView({
+      elements: p.view.elements, clock: { serverNow: () => p.now }, onFinished: (timer) => finished.push(timer.id),
+      setTimeout: (/** @type {() => void} */ f) => { tick = f; return 1; }, clearTimeout: () => {},
+    });
+    countdowns.sync(p.store.displayed, null);
+    return { countdowns, tick: () => tick() };
+  };
+  /** @param {any} p @param {any[]} changes */
+  const change = (p, countdowns, changes) => {
+    p.apply(changes);
+    countdowns.sync(p.store.displayed, new Set(changes.map((c) => c.id)));
+  };
+  const face = (/** @type {any} */ p, /** @type {string} */ id) => {
+    const element = p.view.elements.get(id);
+    return [element.querySelector(".timer-countdown").textContent, element.dataset.phase ?? "", element.querySelector(".timer-status").textContent];
+  };
+
+  test("a sequence: the finished timer reads Done once the next one runs; the last one counts overtime; progress in the header", () => {
+    const p = Object.assign(page(), { now: NOW });
+    const { countdowns } = countdownsOf(p);
+    change(p, countdowns, [{ update: "section", id: "s1", sequence: true }]);
+    assert.equal(p.view.elements.get("s1")?.dataset.sequence, "true");
+    assert.equal(p.view.elements.get("s1")?.querySelector(".section-progress")?.textContent, "2 timers, ready");
+    // The server's hand-over: s1t0 finished at NOW - 5 s, s1t1 started then, in one changeset.
+    change(p, countdowns, [
+      { update: "timer", id: "s1t0", run: { status: "finished", elapsed: 60_000, finishedAt: NOW - 5000 } },
+      { update: "timer", id: "s1t1", run: { status: "running", startedAt: NOW - 5000, elapsed: 0 } },
+    ]);
+    assert.deepEqual(face(p, "s1t0"), ["0:00", "done", "Done"]);
+    assert.deepEqual(face(p, "s1t1"), ["0:55", "", "Running"]);
+    assert.equal(p.view.elements.get("s1")?.querySelector(".section-progress")?.textContent, "2 of 2");
+    assert.ok(p.view.elements.get("s1t0")?.classList.contains("timer-done"));
+    // The last one ends: it counts overtime; the first still reads Done.
+    change(p, countdowns, [{ update: "timer", id: "s1t1", run: { status: "finished", elapsed: 60_000, finishedAt: NOW - 2000 } }]);
+    assert.deepEqual(face(p, "s1t1"), ["+0:02", "over", "Time's up"]);
+    assert.deepEqual(face(p, "s1t0"), ["0:00", "done", "Done"]);
+    // Not a sequence any more: the first one counts overtime too.
+    change(p, countdowns, [{ update: "section", id: "s1", sequence: false }]);
+    assert.deepEqual(face(p, "s1t0"), ["+0:05", "over", "Time's up"]);
+    assert.equal(p.view.elements.get("s1")?.querySelector(".section-progress")?.textContent, "");
+  });
+
+  test("overtime and warnings move with the tick, and a tick writes only what changed on the timers that tick", () => {
+    const p = Object.assign(page(), { now: NOW });
+    const { countdowns, tick } = countdownsOf(p);
+    change(p, countdowns, [
+      { update: "timer", id: "s0t0", warnAt: 30_000, run: { status: "running", startedAt: NOW - 29_500, elapsed: 0 } },
+      { update: "timer", id: "s2t1", run: { status: "finished", elapsed: 60_000, finishedAt: NOW - 500 } },
+    ]);
+    assert.deepEqual(face(p, "s0t0"), ["0:31", "", "Running"]);
+    assert.deepEqual(face(p, "s2t1"), ["0:00", "over", "Time's up"]);
+    assert.deepEqual([...countdowns.ticking.keys()].sort(), ["s0t0", "s2t1"]);
+    p.doc.takeMutations();
+    p.now = NOW + 500;
+    tick();
+    assert.deepEqual(face(p, "s0t0"), ["0:30", "warn", "Warning"]);
+    assert.deepEqual(face(p, "s2t1"), ["+0:01", "over", "Time's up"]);
+    const touched = new Set(p.doc.takeMutations().map((/** @type {string} */ m) => m.split(" on ")[1]));
+    assert.ok([...touched].every((target) => /s0t0|s2t1|timer-countdown|timer-status|li\.timer/.test(target ?? "")), [...touched].join("; "));
+    p.now = NOW + 501;
+    tick();
+    assert.deepEqual(p.doc.takeMutations(), [], "nothing changed: nothing written");
+  });
+
+  test("a timer that finishes off screen (a big board's unbuilt section) still alerts; the tab follows the nearest running timer of the whole board", () => {
+    FakeIntersectionObserver.all = [];
+    const p = Object.assign(page({ sections: 20, timers: 40, IntersectionObserver: FakeIntersectionObserver }), { now: NOW });
+    /** @type {string[]} */
+    const finished = [];
+    const { countdowns } = countdownsOf(p, finished);
+    assert.equal(p.view.elements.get("s15t3"), undefined, "not built");
+    change(p, countdowns, [
+      { update: "timer", id: "s15t3", run: { status: "running", startedAt: NOW, elapsed: 30_000 } },
+      { update: "timer", id: "s0t0", run: { status: "running", startedAt: NOW, elapsed: 0 } },
+    ]);
+    assert.equal(countdowns.nearest()?.id, "s15t3", "30 s left, against a minute");
+    change(p, countdowns, [{ update: "timer", id: "s15t3", run: { status: "finished", elapsed: 60_000, finishedAt: NOW + 30_000 } }]);
+    assert.deepEqual(finished, ["s15t3"]);
+    assert.equal(countdowns.nearest()?.id, "s0t0");
+  });
+});

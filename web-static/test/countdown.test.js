@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import {
-  changedDigits, countdownText, countedMs, formatClock, isRunning, justFinished, lengthMs, msUntilChange, nextChangeIn,
-  remainingMs, shownSeconds,
+  changedDigits, countdownText, countedMs, deadlineOf, formatClock, formatOvertime, isRunning, isWarning, justFinished, lengthMs,
+  msUntilChange, nextChangeIn, overSince, remainingMs, shownSeconds, ticks, timerFace,
 } from "../countdown.js";
 import { parseServerMessage } from "../protocol.js";
 
@@ -123,7 +123,7 @@ describe("when the text changes", () => {
     assert.equal(msUntilChange(t, T0 + 999), 1);
     assert.equal(msUntilChange(t, T0 + 1000), 1000);
     assert.equal(msUntilChange(t, T0 + 2500), 500, "0:01 until the end, then 0:00");
-    assert.equal(msUntilChange(t, T0 + 3000), Infinity, "over: nothing more to draw until the server's word");
+    assert.equal(msUntilChange(t, T0 + 3000), 1000, "at zero: overtime counts up until the server's word");
     // Waking up exactly then shows the next text.
     for (const at of [T0, T0 + 250, T0 + 999, T0 + 2500]) {
       assert.notEqual(countdownText(t, at + msUntilChange(t, at)), countdownText(t, at));
@@ -154,7 +154,8 @@ describe("when the text changes", () => {
       const next = countdownText(t, at);
       if (changedDigits(shown, next).length) written.push((shown = next));
       const wait = msUntilChange(t, at);
-      if (wait === Infinity) break;
+      // At zero it goes on counting overtime (see "overtime" below); this run ends there.
+      if (at >= T0 + 3000) break;
       at += wait;
     }
     assert.deepEqual(written, ["0:02", "0:01", "0:00"]);
@@ -191,5 +192,112 @@ describe("state", () => {
     assert.equal(justFinished(undefined, finished(3000)), false, "first seen finished (a page opened later)");
     assert.equal(justFinished(finished(3000), finished(3000)), false);
     assert.equal(justFinished(running(), paused(10)), false);
+  });
+});
+
+// MARK: issue 18
+
+/** @param {number} elapsed @param {number} finishedAt */
+const overtimeRun = (elapsed, finishedAt) => /** @type {Run} */ ({ status: "finished", elapsed, finishedAt });
+/** @param {number} minutes @param {number} seconds @param {Run} run @param {number} warnAt */
+const warned = (minutes, seconds, run, warnAt) => ({ minutes, seconds, run, warnAt });
+
+describe("overtime", () => {
+  test("formatted as a stopwatch counts: 0:00 for the first second, then +m:ss, rounded down", () => {
+    assert.equal(formatOvertime(0), "0:00");
+    assert.equal(formatOvertime(999), "0:00");
+    assert.equal(formatOvertime(1000), "+0:01");
+    assert.equal(formatOvertime(42_500), "+0:42");
+    assert.equal(formatOvertime(90_000), "+1:30");
+    assert.equal(formatOvertime(-250), "0:00", "a clock estimate a little behind the server's: still at zero");
+  });
+
+  test("a finished timer counts up from finishedAt, with the server's clock", () => {
+    const eggs = timer(0, 3, overtimeRun(3000, T0));
+    assert.deepEqual(timerFace(eggs, T0), { text: "0:00", phase: "over", word: "Time's up" });
+    assert.deepEqual(timerFace(eggs, T0 + 42_000), { text: "+0:42", phase: "over", word: "Time's up" });
+    assert.equal(overSince(eggs, T0 + 5), T0);
+  });
+
+  test("overtime from the golden changeset (finishedAt)", () => {
+    const message = parseServerMessage(fixtureText("server/changes-timer-finished-at.json"));
+    assert.ok(message?.type === "changes" && message.changes[0].action === "update");
+    const run = /** @type {Run} */ (message.changes[0].fields.run);
+    assert.deepEqual(timerFace(timer(7, 30, run), /** @type {number} */ (run.finishedAt) + 65_400), { text: "+1:05", phase: "over", word: "Time's up" });
+  });
+
+  test("a running timer past its deadline already counts overtime from the deadline (the server's word is on its way)", () => {
+    const t = timer(0, 3, running(0, T0));
+    assert.equal(deadlineOf(t), T0 + 3000);
+    assert.equal(overSince(t, T0 + 2999), null);
+    assert.deepEqual(timerFace(t, T0 + 4500), { text: "+0:01", phase: "over", word: "Time's up" });
+    // The deadline it counts from is the finishedAt the server will send: the text does not jump.
+    assert.equal(timerFace(t, T0 + 4500).text, timerFace(timer(0, 3, overtimeRun(3000, T0 + 3000)), T0 + 4500).text);
+  });
+
+  test("a finished timer from a server without finishedAt reads 0:00 and does not tick (as before overtime)", () => {
+    const old = timer(7, 30, finished(450_000));
+    assert.deepEqual(timerFace(old, T0), { text: "0:00", phase: "over", word: "Time's up" });
+    assert.equal(ticks(old), false);
+    assert.equal(msUntilChange(old, T0), Infinity);
+  });
+
+  test("a finished timer of a sequence that moved on reads Done: no overtime, no ticking", () => {
+    const t = timer(0, 3, overtimeRun(3000, T0));
+    assert.deepEqual(timerFace(t, T0 + 60_000, true), { text: "0:00", phase: "done", word: "Done" });
+    assert.equal(ticks(t, true), false);
+    assert.equal(msUntilChange(t, T0 + 60_000, true), Infinity);
+  });
+
+  test("overtime wakes once per whole second past the deadline, and each wake-up shows a new text", () => {
+    const t = timer(0, 3, overtimeRun(3000, T0));
+    assert.equal(msUntilChange(t, T0), 1000);
+    assert.equal(msUntilChange(t, T0 + 1250), 750);
+    /** @type {string[]} */
+    const written = [];
+    let shown = "";
+    for (let at = T0 + 300; at < T0 + 4000; at += msUntilChange(t, at)) {
+      const next = timerFace(t, at).text;
+      if (next !== shown) written.push((shown = next));
+    }
+    assert.deepEqual(written, ["0:00", "+0:01", "+0:02", "+0:03"]);
+  });
+
+  test("adjustments: a negative elapsed leaves more than the length, and the countdown shows it", () => {
+    const t = timer(1, 0, running(-60_000, T0));
+    assert.equal(remainingMs(t, T0), 120_000);
+    assert.equal(countdownText(t, T0 + 500), "2:00");
+    assert.equal(deadlineOf(t), T0 + 120_000);
+  });
+});
+
+describe("warning colours", () => {
+  test("amber from warnAt to zero (running or paused), red at zero and in overtime, none without warnAt", () => {
+    const at = (/** @type {number} */ left) => T0 + 120_000 - left; // a 2:00 timer started at T0
+    const t = warned(2, 0, running(0, T0), 60_000);
+    assert.equal(timerFace(t, at(60_001)).phase, "", "1:01 left: not yet");
+    assert.deepEqual(timerFace(t, at(60_000)), { text: "1:00", phase: "warn", word: "Warning" });
+    assert.equal(timerFace(t, at(1)).phase, "warn");
+    assert.deepEqual(timerFace(t, at(0)), { text: "0:00", phase: "over", word: "Time's up" });
+    assert.equal(timerFace(warned(2, 0, running(0, T0), 0), at(10)).phase, "", "warnAt 0: no warning");
+    assert.equal(timerFace(timer(2, 0, running(0, T0)), at(10)).phase, "", "no warnAt: no warning");
+    assert.equal(timerFace(warned(2, 0, paused(90_000), 60_000), T0).phase, "warn", "paused with 0:30 left");
+    assert.equal(timerFace(warned(0, 30, idle, 60_000), T0).phase, "", "an idle timer is never amber");
+  });
+
+  test("isWarning needs time left", () => {
+    assert.equal(isWarning(warned(1, 0, running(), 30_000), 0), false);
+    assert.equal(isWarning(warned(1, 0, running(), 30_000), 30_000), true);
+  });
+
+  test("the colour turns at the warning point: the view wakes up there, even between whole seconds", () => {
+    // A warning point that is not a whole second: 10.5 s left on a timer with 12.2 s left.
+    const t = warned(0, 20, running(7_800, T0), 10_500);
+    assert.equal(remainingMs(t, T0), 12_200);
+    assert.equal(msUntilChange(t, T0), 200, "0:13 → 0:12 first");
+    assert.equal(msUntilChange(t, T0 + 200), 1000, "12.0 s left: 0:12 → 0:11 comes before the warning point");
+    assert.equal(msUntilChange(t, T0 + 1200), 500, "11.0 s left: the warning point in 0.5 s, before 0:10");
+    assert.equal(timerFace(t, T0 + 1700).phase, "warn");
+    assert.equal(timerFace(t, T0 + 1699).phase, "");
   });
 });

@@ -34,6 +34,22 @@ describe("client message builders", () => {
       protocol.pauseSection({ id: "sec-prep" }),
     ]),
     "edit-rename-section.json": protocol.editMessage("17", [protocol.updateSection({ id: "sec-prep", title: "Mise en place" })]),
+    // Issue 18.
+    "edit-adjust-timer.json": protocol.editMessage("21", [
+      protocol.adjustTimer({ id: "tim-eggs", by: 60000 }),
+      protocol.adjustTimer({ id: "tim-bread", by: -60000 }),
+    ]),
+    "edit-sequence.json": protocol.editMessage("22", [
+      protocol.addSection({ id: "sec-hiit", title: "Rounds", isExpanded: true, sequence: true, loop: true, position: position.last }),
+      protocol.updateSection({ id: "sec-prep", sequence: true, loop: false }),
+      protocol.skipSection({ id: "sec-prep" }),
+      protocol.restartSection({ id: "sec-hiit" }),
+    ]),
+    "edit-warn-at.json": protocol.editMessage("23", [
+      protocol.addTimer({ id: "tim-tea", sectionID: "sec-prep", title: "Tea", minutes: 4, seconds: 0, warnAt: 60000, position: position.first }),
+      protocol.updateTimer({ id: "tim-eggs", warnAt: 0 }),
+    ]),
+    "presence-clock-error.json": protocol.presenceMessage(null, 12),
     "edit-every-op.json": protocol.editMessage("3", [
       protocol.addSection({ id: "sec-bake", title: "Bake", isExpanded: true, position: position.last }),
       protocol.addTimer({ id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, position: position.first }),
@@ -201,6 +217,56 @@ describe("server message parser", () => {
     const { run, ...withoutRun } = snapshot.timers[0];
     const old = parseServerMessage({ ...snapshot, timers: [withoutRun] });
     assert.deepStrictEqual(old?.type === "snapshot" && old.timers[0].run, { status: "idle", elapsed: 0 }, "a timer without run is idle");
+  });
+
+  // MARK: issue 18
+
+  test("a sequence snapshot: sequence and loop on the section, warnAt on a timer, finishedAt on a finished run, a negative elapsed", () => {
+    const message = parseServerMessage(fixture("server/snapshot-sequence.json"));
+    assert.ok(message?.type === "snapshot");
+    assert.deepStrictEqual(message.sections, [
+      { id: "sec-hiit", title: "Rounds", isExpanded: true, createdDate: 1763740800000, order: "a0", sequence: true, loop: true },
+    ]);
+    assert.deepStrictEqual(message.timers.map((t) => [t.id, t.warnAt, t.run]), [
+      ["tim-work", 10000, { status: "finished", elapsed: 45000, finishedAt: 1763740845000 }],
+      ["tim-rest", undefined, { status: "running", startedAt: 1763740845000, elapsed: -60000 }],
+    ]);
+  });
+
+  test("updates carry the new fields, back to their defaults too", () => {
+    const section = parseServerMessage(fixture("server/changes-sequence-section.json"));
+    assert.deepStrictEqual(section?.type === "changes" && section.changes,
+      [{ action: "update", kind: "section", id: "sec-prep", fields: { sequence: true, loop: false } }]);
+    const warn = parseServerMessage(fixture("server/changes-warn-at.json"));
+    assert.deepStrictEqual(warn?.type === "changes" && warn.changes, [{ action: "update", kind: "timer", id: "tim-eggs", fields: { warnAt: 60000 } }]);
+    const finished = parseServerMessage(fixture("server/changes-timer-finished-at.json"));
+    assert.deepStrictEqual(finished?.type === "changes" && finished.changes[0],
+      { action: "update", kind: "timer", id: "tim-eggs", fields: { run: { status: "finished", elapsed: 450000, finishedAt: 1763741252000 } } });
+    const adjusted = parseServerMessage(fixture("server/changes-adjust-timer.json"));
+    assert.deepStrictEqual(adjusted?.type === "changes" && adjusted.changes[0],
+      { action: "update", kind: "timer", id: "tim-eggs", fields: { run: { status: "running", startedAt: 1763740802000, elapsed: -60000 } } });
+  });
+
+  test("a hand-over is one changeset: the finished timer's finishedAt is the next one's startedAt", () => {
+    const message = parseServerMessage(fixture("server/changes-sequence-hand-over.json"));
+    assert.ok(message?.type === "changes");
+    const [done, next] = message.changes.map((c) => /** @type {any} */ (c).fields.run);
+    assert.equal(done.status, "finished");
+    assert.equal(next.status, "running");
+    assert.equal(done.finishedAt, next.startedAt);
+  });
+
+  test("presence users carry clockError when they reported one", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/presence-clock-error.json")), fixture("server/presence-clock-error.json"));
+    assert.deepStrictEqual(parseServerMessage(fixture("server/presenceChanged-clock-error.json")), fixture("server/presenceChanged-clock-error.json"));
+    assert.throws(() => parseServerMessage({ type: "presence", users: [{ userId: "a", name: "A", color: "#000", editing: null, clockError: 1.5 }] }), ProtocolError);
+  });
+
+  test("invalid_state and a refused warning point are rejects like any other", () => {
+    for (const name of ["reject-invalid-state.json", "reject-warn-at.json"]) {
+      const reject = parseServerMessage(fixture(`server/${name}`));
+      assert.ok(reject?.type === "reject" && reject.current?.kind === "timer", name);
+    }
   });
 
   /** @type {[string, unknown][]} */

@@ -32,7 +32,7 @@ describe("a view link's board", () => {
     store.loadSnapshot(/** @type {any} */ (protocol.parseServerMessage(fixture("server/snapshot.json"))));
     view.render(store.displayed, store.takeTouched());
     const fields = () => container.querySelectorAll("input[data-field]").map((input) => /** @type {any} */ (input).readOnly);
-    assert.deepEqual(fields(), [true, true, true, true]);
+    assert.deepEqual(fields(), [true, true, true, true, true], "the section's title; the timer's title, minutes, seconds, warning point");
     const changes = protocol.parseServerMessage(fixture("server/changes-mixed.json"));
     store.applyChangeset(/** @type {any} */ ({ ...changes, rev: 4 }));
     view.render(store.displayed, store.takeTouched());

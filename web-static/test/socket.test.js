@@ -499,7 +499,7 @@ describe("links (issue 13)", () => {
     assert.equal(h.accesses.length, 1);
   });
 
-  test("view role: presence is never sent, on the first join or after a reconnect", () => {
+  test("view role: what the user edits is never sent, on the first join or after a reconnect", () => {
     const h = harness();
     const view = { ...fixture("server/access.json"), role: "view" };
     h.connection.start();
@@ -512,6 +512,19 @@ describe("links (issue 13)", () => {
     h.advance(BACKOFF_MAX_MS);
     h.handshake({ ...fixture("server/resume.json"), since: 3, rev: 3 }, view);
     assert.deepEqual(h.sentTypes(), ["hello", "join"]);
+  });
+
+  test("view role: the clock's bound is told, with editing null (a wall screen's clock matters too)", () => {
+    const h = harness();
+    const view = { ...fixture("server/access.json"), role: "view" };
+    h.connection.start();
+    h.handshake(fixture("server/snapshot.json"), view);
+    h.connection.setEditing("tim-eggs");
+    h.advance(0);
+    const ping = h.socket().sent.filter((m) => m.type === "ping").at(-1);
+    h.advance(24);
+    h.socket().receive({ type: "pong", t: ping.t, serverTime: ping.t + 5 });
+    assert.deepStrictEqual(h.socket().sent.filter((m) => m.type === "presence"), [fixture("client/presence-clock-error.json")]);
   });
 
   test("resume and renamed bring the board's title to the handler", () => {

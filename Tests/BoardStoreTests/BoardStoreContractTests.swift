@@ -56,7 +56,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     @Test(arguments: kinds)
     func timerStateOfIssue18SurvivesTheLogAndTheSnapshot(_ kind: StoreKind) async throws {
         let location = try Self.freshLocation()
-        let store = try kind.open(location, 1_000)
+        let store = try await kind.open(location, 1_000)
         try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
         let section = Section(id: "q", title: "Rounds", createdDate: 1, order: "a0", sequence: true, loop: true)
         let timer = BoardTimer(

@@ -67,7 +67,7 @@ public final class FanoutBench: Sendable {
             // Per client, on its event loop: has it signalled that it holds the board yet?
             let hasJoined = Mutex(target.isJoined == nil)
             let socket = BenchSocket(
-                url: target.url,
+                url: target.subscriberURLs.isEmpty ? target.url : target.subscriberURLs[index % target.subscriberURLs.count],
                 onMessage: { message, arrivedAt in
                     if let seq = target.deliveredSeq(message) {
                         // A subscriber that stopped reading may still get what NIO had read already.

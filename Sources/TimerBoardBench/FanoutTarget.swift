@@ -12,8 +12,11 @@ public enum BenchMessage: Sendable {
 /// the board, and which edit a delivered message is.
 public struct FanoutTarget: Sendable {
     public let name: String
-    /// The WebSocket URL of the editor and every subscriber.
+    /// The WebSocket URL of the editor (and of every subscriber, unless `subscriberURLs` says otherwise).
     let url: String
+    /// Where subscribers connect, in turn (subscriber i to entry i % count): the nodes of a
+    /// cluster. Empty: all at `url`.
+    var subscriberURLs: [String] = []
     /// What the editor sends before the first edit.
     let editorSetup: [BenchMessage]
     /// What subscriber `index` sends on connecting.
@@ -25,8 +28,9 @@ public struct FanoutTarget: Sendable {
     /// The sequence number of the edit a message delivers, or nil for any other message.
     let deliveredSeq: @Sendable (ByteBuffer) -> Int?
 
-    /// A new board on a TimerBoard server at `server` (http://host:port).
-    public static func timerBoard(server: String) async throws -> FanoutTarget {
+    /// A new board on a TimerBoard server at `server` (http://host:port); with
+    /// `subscriberServers` (other nodes of its cluster), subscribers spread over those instead.
+    public static func timerBoard(server: String, subscriberServers: [String] = []) async throws -> FanoutTarget {
         let http = BenchHTTP(base: server)
         let board = try await http.createBoard(title: "fanout bench")
         let join = { @Sendable (clientID: String) -> [BenchMessage] in
@@ -36,8 +40,9 @@ public struct FanoutTarget: Sendable {
             ]
         }
         return FanoutTarget(
-            name: "timerboard",
+            name: subscriberServers.isEmpty ? "timerboard" : "timerboard, subscribers on \(subscriberServers.count) nodes",
             url: http.webSocketURL,
+            subscriberURLs: subscriberServers.map { BenchHTTP(base: $0).webSocketURL },
             // The section the edits rename; an edit of a missing id would be rejected, not fanned out.
             editorSetup: join("bench-editor") + [.text(#"{"type":"edit","opId":"setup","ops":[{"op":"addSection","id":"s","title":"b0"}]}"#)],
             subscriberHello: { join("bench-sub-\($0)") },

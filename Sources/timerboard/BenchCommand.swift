@@ -38,11 +38,16 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "timerboard, ws-relay or y-websocket (bench/peers/).") var target: Kind = .timerboard
         @Option(help: "A peer's WebSocket address (ws://host:port).") var peerUrl: String?
         @Option(help: "For y-websocket: the editor's updates from bench/peers/y-updates.js --format binary.") var yUpdates: String?
+        @Option(
+            help:
+                "For timerboard: a node (http://host:port) the subscribers connect to instead of --server, in turn; repeat it for each node of a cluster."
+        )
+        var subscriberServer: [String] = []
 
         func make(server: String) async throws -> FanoutTarget {
             switch target {
             case .timerboard:
-                return try await .timerBoard(server: server)
+                return try await .timerBoard(server: server, subscriberServers: subscriberServer)
             case .wsRelay:
                 guard let peerUrl else { throw ValidationError("ws-relay needs --peer-url") }
                 return .webSocketRelay(url: peerUrl)

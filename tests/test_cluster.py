@@ -247,3 +247,55 @@ def test_a_database_restart_under_load_leaves_no_node_behind(nodes, postgres):
         assert all(len(answers) == 1 for answers in client.answers.values())
     # Node 2's clients got the last edit on the connection they already had.
     assert [client.connections for client in clients[1::2]] == reconnections[1::2]
+
+
+def test_presence_spans_nodes_and_is_never_stored(nodes, postgres):
+    node1, node2 = nodes
+    board = node1.create_board("Presence")
+
+    async def scenario():
+        import json
+        import websockets
+
+        async def connect(node, name):
+            socket = await websockets.connect(node.ws)
+            await socket.send(json.dumps({"type": "hello", "protocol": 1, "clientId": f"{name}-client-0123456789", "name": name}))
+            await socket.send(json.dumps({"type": "join", "board": str(board), "secret": board.edit}))
+            return socket
+
+        async def users_seen(socket, until):
+            """Reads presence messages until `until(users)` holds; returns the user names present."""
+            present = {}
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 15))
+                if message["type"] == "presence":
+                    present = {user["userId"]: user for user in message["users"]}
+                elif message["type"] == "presenceChanged":
+                    for user in message["users"]:
+                        present[user["userId"]] = user
+                    for user_id in message["left"]:
+                        present.pop(user_id, None)
+                else:
+                    continue
+                names = {user["name"]: user for user in present.values()}
+                if until(names):
+                    return names
+
+        ada = await connect(node1, "Ada")
+        await users_seen(ada, lambda names: "Ada" in names)
+        bob = await connect(node2, "Bob")
+        # Bob (node 2) sees Ada (node 1) from the list he gets on joining, or soon after.
+        await users_seen(bob, lambda names: {"Ada", "Bob"} <= set(names))
+        # Ada sees Bob arrive, then what he edits, then him leave.
+        await users_seen(ada, lambda names: "Bob" in names)
+        await bob.send(json.dumps({"type": "presence", "editing": None, "clockError": 12}))
+        seen = await users_seen(ada, lambda names: names.get("Bob", {}).get("clockError") == 12)
+        assert seen["Bob"]["clockError"] == 12
+        await bob.close()
+        await users_seen(ada, lambda names: "Bob" not in names)
+        await ada.close()
+
+    asyncio.run(scenario())
+    # Presence travels as notifications only: nothing of it is in the database.
+    tables = {row[0] for row in postgres.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+    assert tables == {"board", "changeset", "snapshot", "timerboard_migration"}

@@ -7,6 +7,8 @@ public enum BoardChangeEvent: Hashable, Sendable {
     case listening
     /// The feed lost its connection and is trying again.
     case lost
+    /// A node told who is on a board there (never stored; the payload is the server's own).
+    case presence(boardID: String, payload: String)
 }
 
 /// A store several nodes share tells them of each other's appends: the doorbell between nodes.
@@ -14,4 +16,7 @@ public enum BoardChangeEvent: Hashable, Sendable {
 public protocol BoardChangeFeed: Sendable {
     /// Calls `handle` with every event, in order, until the calling task is cancelled.
     func followChanges(_ handle: @Sendable (BoardChangeEvent) async -> Void) async
+    /// Tells every node (this one included) `payload` about the board's presence. Best effort:
+    /// a node that is not listening at that moment never hears it.
+    func publishPresence(boardID: String, payload: String) async throws
 }

@@ -9,12 +9,33 @@ extension PostgresBoardStore: BoardChangeFeed {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
-                    try await connection.listen(on: Self.changesChannel) { notifications in
-                        pause = .milliseconds(100)
-                        await handle(.listening)
-                        for try await notification in notifications {
-                            guard let event = Self.event(fromPayload: notification.payload) else { continue }
-                            await handle(event)
+                    try await connection.listen(on: Self.changesChannel) { changes in
+                        try await connection.listen(on: Self.presenceChannel) { presence in
+                            pause = .milliseconds(100)
+                            await handle(.listening)
+                            // Both channels into one ordered stream of events for `handle`.
+                            let (events, sink) = AsyncThrowingStream.makeStream(of: BoardChangeEvent.self)
+                            try await withThrowingTaskGroup(of: Void.self) { group in
+                                group.addTask {
+                                    for try await notification in changes {
+                                        if let event = Self.event(fromPayload: notification.payload) { sink.yield(event) }
+                                    }
+                                    sink.finish()
+                                }
+                                group.addTask {
+                                    for try await notification in presence {
+                                        if let event = Self.presenceEvent(fromPayload: notification.payload) { sink.yield(event) }
+                                    }
+                                    sink.finish()
+                                }
+                                do {
+                                    for try await event in events { await handle(event) }
+                                } catch {
+                                    group.cancelAll()
+                                    throw error
+                                }
+                                group.cancelAll()
+                            }
                         }
                     }
                 }
@@ -27,6 +48,27 @@ extension PostgresBoardStore: BoardChangeFeed {
             try? await Task.sleep(for: pause)
             pause = min(pause * 2, .seconds(2))
         }
+    }
+
+    /// The channel of presence: `<boardID> <payload>`.
+    static let presenceChannel = "timerboard_presence"
+
+    /// PostgreSQL refuses a notification payload of 8,000 bytes or more.
+    public static let presencePayloadLimit = 7_900
+
+    public func publishPresence(boardID: String, payload: String) async throws {
+        let message = "\(boardID) \(payload)"
+        guard message.utf8.count <= Self.presencePayloadLimit else {
+            throw StoreError(.corrupt, boardID: boardID, revision: nil, "a presence message of \(message.utf8.count) bytes is over the limit")
+        }
+        try await client.query("SELECT pg_notify(\(Self.presenceChannel), \(message))", logger: logger).collect()
+    }
+
+    static func presenceEvent(fromPayload payload: String) -> BoardChangeEvent? {
+        guard let space = payload.firstIndex(of: " ") else { return nil }
+        let boardID = String(payload[..<space])
+        guard !boardID.isEmpty else { return nil }
+        return .presence(boardID: boardID, payload: String(payload[payload.index(after: space)...]))
     }
 
     /// `<revision> <boardID>`, as `append` sends it.

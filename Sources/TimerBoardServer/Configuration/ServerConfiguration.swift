@@ -89,6 +89,10 @@ public struct ServerConfiguration: Sendable {
 
     /// Proxies whose `X-Forwarded-For` / `X-Real-IP` name the client for per-address limits.
     public var trustedProxies = TrustedProxies()
+    /// On a cluster, how this node tells the others who is on its boards (and hears theirs):
+    /// set by `buildApplication` from the shared store's feed; nil on one node.
+    var clusterPresence: ClusterPresence?
+
     /// Where the server counts what `/metrics` shows: set by `buildApplication`, one per application.
     var metrics = ServerMetrics.detached
 

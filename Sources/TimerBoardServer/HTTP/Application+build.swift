@@ -33,6 +33,12 @@ public func buildApplication(
     var configuration = configuration
     let metrics = ServerMetrics()
     configuration.metrics = metrics
+    if let changeFeed {
+        // A name for this process among the nodes, new at every start (a restarted node is a new one).
+        let nodeID = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        configuration.clusterPresence = ClusterPresence(nodeID: nodeID, feed: changeFeed)
+        logger.info("serving as a node of a cluster", metadata: ["tb.node": "\(nodeID)"])
+    }
     let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
 
     let heartbeat = Heartbeat(interval: configuration.heartbeatInterval, shutdownGrace: configuration.shutdownGrace) { closed in

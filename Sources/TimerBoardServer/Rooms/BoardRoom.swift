@@ -33,7 +33,12 @@ actor BoardRoom {
     private let logger: Logger
 
     /// Who is on the board, by connection, and the presence changes not yet told.
-    private var presence = PresenceTracker<OutboundFrame>()
+    private var presence: PresenceTracker<OutboundFrame>
+    /// The last presence message to the other nodes: each waits for the one before, so they
+    /// arrive in order.
+    private var presencePublish: Task<Void, Never>?
+    /// Tells the other nodes this node's whole list now and then, while the room is open.
+    private var presenceAnnouncer: Task<Void, Never>?
     /// Sends the gathered presence changes after `presenceInterval`.
     private var presenceFlush: Task<Void, Never>?
     private var recentChangesets: ChangesetLog
@@ -80,6 +85,7 @@ actor BoardRoom {
         self.store = store
         self.configuration = configuration
         self.clock = clock
+        presence = PresenceTracker(sharedWithOtherNodes: configuration.clusterPresence != nil)
         var logger = logger
         logger[metadataKey: "tb.board.id"] = .string(stored.info.id)
         self.logger = logger
@@ -163,6 +169,9 @@ actor BoardRoom {
         isClosed = true
         expiryTask?.cancel()
         presenceFlush?.cancel()
+        presenceAnnouncer?.cancel()
+        // The last one to leave went before the presence flush could tell the other nodes.
+        publishPresence(.full, users: [], left: [])
         return true
     }
 
@@ -202,6 +211,7 @@ actor BoardRoom {
         enqueue(.direct(outbound, presence.joinerList { encode(.presence($0)) }))
         enqueue(.subscribe(outbound))
         perform(effect)
+        startAnnouncingPresence()
         deliverDurable()
         return .joined
     }
@@ -256,9 +266,58 @@ actor BoardRoom {
     /// before it.
     private func flushPresence() {
         presenceFlush = nil
-        guard !isClosed, let flush = presence.flush() else { return }
+        guard !isClosed else { return }
+        if let local = presence.flushLocal() {
+            publishPresence(.delta, users: local.users, left: local.left)
+        }
+        guard let flush = presence.flush() else { return }
         enqueue(.broadcast(encode(.presenceChanged(users: flush.users, left: flush.left))))
         deliverDurable()
+    }
+
+    // MARK: Presence on other nodes
+
+    private func publishPresence(_ kind: ClusterPresence.Kind, users: [ServerMessage.PresenceUser], left: [String]) {
+        guard let cluster = configuration.clusterPresence else { return }
+        let payloads = cluster.payloads(kind, users: users, left: left)
+        let previous = presencePublish
+        presencePublish = Task { [boardID, logger] in
+            _ = await previous?.value
+            for payload in payloads {
+                do {
+                    try await cluster.feed.publishPresence(boardID: boardID, payload: payload)
+                } catch {
+                    // Best effort: the next full announcement repairs what this one missed.
+                    logger.debug("could not tell other nodes of presence", metadata: ["tb.error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Another node told who is on the board there.
+    func otherNodePresence(_ payload: String) {
+        guard !isClosed, let cluster = configuration.clusterPresence, let message = cluster.message(from: payload) else { return }
+        perform(
+            presence.applyRemote(node: message.node, users: message.users, left: message.left, replacing: message.kind == .full, now: clock.now())
+        )
+    }
+
+    /// Sends this node's whole list every `announceInterval` and forgets silent nodes' users.
+    private func startAnnouncingPresence() {
+        guard let cluster = configuration.clusterPresence, presenceAnnouncer == nil, !isClosed else { return }
+        presenceAnnouncer = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: cluster.announceInterval)
+                guard let self, !Task.isCancelled else { return }
+                await self.announcePresence()
+            }
+        }
+    }
+
+    private func announcePresence() {
+        guard !isClosed, let cluster = configuration.clusterPresence else { return }
+        publishPresence(.full, users: presence.localUsers, left: [])
+        perform(presence.forgetSilentNodes(heardBefore: clock.now() - cluster.silenceLimit))
     }
 
     // MARK: Editing
@@ -406,6 +465,7 @@ actor BoardRoom {
         access = nil
         expiryTask?.cancel()
         presenceFlush?.cancel()
+        presenceAnnouncer?.cancel()
         disconnectAll(where: { _ in true }, code: Self.boardDeletedCode, reason: "the board was deleted")
         resumeDurabilityWaiters()
         try await store.deleteBoard(id: boardID)
@@ -566,6 +626,9 @@ actor BoardRoom {
             }
         }
         presence.removeAll()
+        presenceAnnouncer?.cancel()
+        // Other nodes stop showing this node's users of the board now, not after the silence limit.
+        publishPresence(.full, users: [], left: [])
         resumeDurabilityWaiters()
     }
 

@@ -40,6 +40,15 @@ struct PresenceTracker<Frame> {
     private(set) var participants: [Int: Participant] = [:]
     /// User ids whose presence changed since the last flush.
     private var touched: Set<String> = []
+    /// Users on other nodes of a cluster, by node, as each last told, and when it last did.
+    private var remote: [String: (users: [String: ServerMessage.PresenceUser], heardAt: Int64)] = [:]
+    /// On a cluster: user ids of this node's connections whose presence changed since the last
+    /// `flushLocal`, for the other nodes. Nil on one node: nobody would read it.
+    private var touchedLocally: Set<String>?
+
+    init(sharedWithOtherNodes: Bool = false) {
+        touchedLocally = sharedWithOtherNodes ? [] : nil
+    }
     private var joinerList: Frame?
     private var isFlushScheduled = false
 
@@ -50,13 +59,13 @@ struct PresenceTracker<Frame> {
     /// Puts a participant on the board.
     mutating func add(_ participant: Participant, on connection: Int) -> Effect {
         participants[connection] = participant
-        return touch(participant.userID)
+        return touch(participant.userID, locally: true)
     }
 
     /// Takes the connection off the board; nil and `.none` when it was not on it.
     mutating func remove(_ connection: Int) -> (participant: Participant?, effect: Effect) {
         guard let participant = participants.removeValue(forKey: connection) else { return (nil, .none) }
-        return (participant, touch(participant.userID))
+        return (participant, touch(participant.userID, locally: true))
     }
 
     /// Takes every connection whose participant matches off the board; returns them.
@@ -65,7 +74,7 @@ struct PresenceTracker<Frame> {
         var effect = Effect.none
         for (connection, participant) in removed {
             participants[connection] = nil
-            if touch(participant.userID) == .scheduleFlush { effect = .scheduleFlush }
+            if touch(participant.userID, locally: true) == .scheduleFlush { effect = .scheduleFlush }
         }
         return (removed, effect)
     }
@@ -86,14 +95,14 @@ struct PresenceTracker<Frame> {
         participant.editing = updated.editing
         participant.clockError = updated.clockError
         participants[connection] = participant
-        return .changed(touch(participant.userID))
+        return .changed(touch(participant.userID, locally: true))
     }
 
     /// The `presence` list for a joiner: the cached one, or the one `encode` makes from the
     /// present users (sorted by name, then user id), kept until the next flush.
     mutating func joinerList(encode: ([ServerMessage.PresenceUser]) -> Frame) -> Frame {
         if let joinerList { return joinerList }
-        let list = encode(participants.values.map(\.presenceUser).sorted(by: Self.presenceOrder))
+        let list = encode(everyone.values.sorted(by: Self.presenceOrder))
         joinerList = list
         return list
     }
@@ -102,17 +111,74 @@ struct PresenceTracker<Frame> {
     mutating func flush() -> Flush? {
         isFlushScheduled = false
         guard !touched.isEmpty else { return nil }
-        var present: [String: ServerMessage.PresenceUser] = [:]
-        for participant in participants.values where touched.contains(participant.userID) {
-            present[participant.userID] = participant.presenceUser
-        }
+        let present = everyone.filter { touched.contains($0.key) }
         let left = touched.subtracting(present.keys).sorted()
         touched = []
         joinerList = nil
         return Flush(users: present.values.sorted(by: Self.presenceOrder), left: left)
     }
 
-    private mutating func touch(_ userID: String) -> Effect {
+    /// Users of this node's connections and of other nodes', by user id; a user on both shows
+    /// as this node has them.
+    private var everyone: [String: ServerMessage.PresenceUser] {
+        var users: [String: ServerMessage.PresenceUser] = [:]
+        for node in remote.values {
+            for (userID, user) in node.users { users[userID] = user }
+        }
+        for participant in participants.values { users[participant.userID] = participant.presenceUser }
+        return users
+    }
+
+    // MARK: Other nodes
+
+    /// This node's own presence changes since the last call, for the other nodes: its users
+    /// touched since, and the touched ids none of its connections has any more. Nil when there
+    /// is nothing to tell (or on one node).
+    mutating func flushLocal() -> Flush? {
+        guard let touchedLocally, !touchedLocally.isEmpty else { return nil }
+        self.touchedLocally = []
+        var present: [String: ServerMessage.PresenceUser] = [:]
+        for participant in participants.values where touchedLocally.contains(participant.userID) {
+            present[participant.userID] = participant.presenceUser
+        }
+        return Flush(users: present.values.sorted(by: Self.presenceOrder), left: touchedLocally.subtracting(present.keys).sorted())
+    }
+
+    /// This node's users, all of them: what it announces now and then, so that a node that
+    /// came later learns them and one that went away is forgotten (`forgetSilentNodes`).
+    var localUsers: [ServerMessage.PresenceUser] {
+        var users: [String: ServerMessage.PresenceUser] = [:]
+        for participant in participants.values { users[participant.userID] = participant.presenceUser }
+        return users.values.sorted(by: Self.presenceOrder)
+    }
+
+    /// What another node told at `now`: `users` are on the board there, `left` no longer are.
+    /// With `replacing`, `users` is its whole list (its periodic announcement's first part).
+    mutating func applyRemote(node: String, users: [ServerMessage.PresenceUser], left: [String], replacing: Bool, now: Int64) -> Effect {
+        let before = remote[node]?.users ?? [:]
+        var entries = replacing ? [:] : before
+        for userID in left { entries[userID] = nil }
+        for user in users { entries[user.userID] = user }
+        remote[node] = (entries, now)
+        let changed = Set(before.keys).union(entries.keys).filter { before[$0] != entries[$0] }
+        return touchAll(changed)
+    }
+
+    /// Forgets the users of nodes not heard from since `oldest` (a node that died says nothing).
+    mutating func forgetSilentNodes(heardBefore oldest: Int64) -> Effect {
+        let silent = remote.filter { $0.value.heardAt < oldest }
+        for node in silent.keys { remote[node] = nil }
+        return touchAll(Set(silent.values.flatMap(\.users.keys)))
+    }
+
+    private mutating func touchAll(_ userIDs: Set<String>) -> Effect {
+        var effect = Effect.none
+        for userID in userIDs where touch(userID, locally: false) == .scheduleFlush { effect = .scheduleFlush }
+        return effect
+    }
+
+    private mutating func touch(_ userID: String, locally: Bool) -> Effect {
+        if locally { touchedLocally?.insert(userID) }
         touched.insert(userID)
         guard !isFlushScheduled else { return .none }
         isFlushScheduled = true

@@ -1,0 +1,67 @@
+import BoardCore
+import BoardProtocol
+import BoardStore
+import Testing
+
+@testable import TimerBoardServer
+
+/// Presence across nodes, on the tracker and the message format alone (the live test with two
+/// nodes and PostgreSQL is tests/test_cluster.py).
+@Suite struct ClusterPresenceTests {
+    typealias Tracker = PresenceTracker<[ServerMessage.PresenceUser]>
+
+    static func user(_ id: String, _ name: String, editing: EntityID? = nil) -> ServerMessage.PresenceUser {
+        ServerMessage.PresenceUser(userID: id, name: name, color: "#000000", editing: editing, clockError: nil)
+    }
+
+    @Test func otherNodesUsersAreShownToJoinersAndInFlushesButNeverToldBack() {
+        var tracker = Tracker(sharedWithOtherNodes: true)
+        _ = tracker.add(Participant(clientID: "ada-client", boardID: "b", name: "Ada", role: .edit), on: 1)
+        #expect(tracker.flushLocal()?.users.map(\.name) == ["Ada"])
+        _ = tracker.flush()
+        #expect(tracker.applyRemote(node: "n2", users: [Self.user("u-bob", "Bob")], left: [], replacing: false, now: 0) == .scheduleFlush)
+        #expect(tracker.flush()?.users.map(\.name) == ["Bob"])
+        #expect(tracker.joinerList { $0 }.map(\.name) == ["Ada", "Bob"])
+        // Bob is not this node's to tell the others of.
+        #expect(tracker.flushLocal() == nil)
+        #expect(tracker.localUsers.map(\.name) == ["Ada"])
+        // A delta changes one user; the same again changes nothing.
+        _ = tracker.applyRemote(node: "n2", users: [Self.user("u-bob", "Bob", editing: "s1")], left: [], replacing: false, now: 1)
+        #expect(tracker.flush()?.users.map(\.editing) == ["s1"])
+        _ = tracker.applyRemote(node: "n2", users: [Self.user("u-bob", "Bob", editing: "s1")], left: [], replacing: false, now: 2)
+        #expect(tracker.flush() == nil)
+        // A full list replaces what the node said: Bob left, Cy came.
+        _ = tracker.applyRemote(node: "n2", users: [Self.user("u-cy", "Cy")], left: [], replacing: true, now: 3)
+        #expect(tracker.flush() == .init(users: [Self.user("u-cy", "Cy")], left: ["u-bob"]))
+    }
+
+    @Test func aSilentNodesUsersAreForgotten() {
+        var tracker = Tracker(sharedWithOtherNodes: true)
+        _ = tracker.applyRemote(node: "gone", users: [Self.user("u-1", "One")], left: [], replacing: true, now: 1_000)
+        _ = tracker.applyRemote(node: "alive", users: [Self.user("u-2", "Two")], left: [], replacing: true, now: 30_000)
+        _ = tracker.flush()
+        #expect(tracker.forgetSilentNodes(heardBefore: 20_000) == .scheduleFlush)
+        #expect(tracker.flush() == .init(users: [], left: ["u-1"]))
+        #expect(tracker.joinerList { $0 }.map(\.name) == ["Two"])
+    }
+
+    @Test func messagesCarryTheNodeAndSplitUnderPostgreSQLsLimitAndOwnOnesAreIgnored() {
+        let here = ClusterPresence(nodeID: "here", feed: NoFeed())
+        let there = ClusterPresence(nodeID: "there", feed: NoFeed())
+        let crowd = (0..<60).map { Self.user("user-\($0)", String(repeating: "N", count: 100)) }
+        let payloads = there.payloads(.full, users: crowd, left: ["gone"])
+        #expect(payloads.count == 3)
+        #expect(payloads.allSatisfy { $0.utf8.count + 13 <= PostgresBoardStore.presencePayloadLimit })
+        let messages = payloads.compactMap(here.message(from:))
+        #expect(messages.map(\.kind) == [.full, .delta, .delta])
+        #expect(messages.flatMap(\.users) == crowd)
+        #expect(messages.flatMap(\.left) == ["gone"])
+        #expect(payloads.compactMap(there.message(from:)).isEmpty, "a node's own messages come back to it")
+        #expect(here.message(from: "there full {not json") == nil)
+    }
+
+    struct NoFeed: BoardChangeFeed {
+        func followChanges(_ handle: @Sendable (BoardChangeEvent) async -> Void) async {}
+        func publishPresence(boardID: String, payload: String) async throws {}
+    }
+}

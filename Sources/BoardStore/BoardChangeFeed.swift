@@ -2,6 +2,8 @@
 public enum BoardChangeEvent: Hashable, Sendable {
     /// A board's log now ends at `revision` or later.
     case appended(boardID: String, revision: Int64)
+    /// A board's title or links changed, or it was deleted: reread what the store holds of it.
+    case boardChanged(boardID: String)
     /// The feed (re)connected: appends made while it was away were not told, so a node must
     /// re-read every board it serves. Also the first event, once the feed is listening.
     case listening

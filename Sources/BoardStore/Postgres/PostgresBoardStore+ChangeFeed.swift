@@ -2,7 +2,7 @@ import Logging
 import PostgresNIO
 
 extension PostgresBoardStore: BoardChangeFeed {
-    /// Keeps one pooled connection LISTENing on the changes channel, and another one again
+    /// Keeps one pooled connection LISTENing on the changes and presence channels, and another one again
     /// whenever it drops (after a short, growing pause): a node outlives a database restart.
     public func followChanges(_ handle: @Sendable (BoardChangeEvent) async -> Void) async {
         var pause = Duration.milliseconds(100)
@@ -16,17 +16,26 @@ extension PostgresBoardStore: BoardChangeFeed {
                             // Both channels into one ordered stream of events for `handle`.
                             let (events, sink) = AsyncThrowingStream.makeStream(of: BoardChangeEvent.self)
                             try await withThrowingTaskGroup(of: Void.self) { group in
+                                // A channel that ends or fails (the connection dropped) ends the stream with it.
                                 group.addTask {
-                                    for try await notification in changes {
-                                        if let event = Self.event(fromPayload: notification.payload) { sink.yield(event) }
+                                    do {
+                                        for try await notification in changes {
+                                            if let event = Self.event(fromPayload: notification.payload) { sink.yield(event) }
+                                        }
+                                        sink.finish()
+                                    } catch {
+                                        sink.finish(throwing: error)
                                     }
-                                    sink.finish()
                                 }
                                 group.addTask {
-                                    for try await notification in presence {
-                                        if let event = Self.presenceEvent(fromPayload: notification.payload) { sink.yield(event) }
+                                    do {
+                                        for try await notification in presence {
+                                            if let event = Self.presenceEvent(fromPayload: notification.payload) { sink.yield(event) }
+                                        }
+                                        sink.finish()
+                                    } catch {
+                                        sink.finish(throwing: error)
                                     }
-                                    sink.finish()
                                 }
                                 do {
                                     for try await event in events { await handle(event) }
@@ -71,11 +80,14 @@ extension PostgresBoardStore: BoardChangeFeed {
         return .presence(boardID: boardID, payload: String(payload[payload.index(after: space)...]))
     }
 
-    /// `<revision> <boardID>`, as `append` sends it.
+    /// `<revision> <boardID>`, as `append` sends it, or `board <boardID>` for a change of its
+    /// title, links or existence.
     static func event(fromPayload payload: String) -> BoardChangeEvent? {
-        guard let space = payload.firstIndex(of: " "), let revision = Int64(payload[..<space]) else { return nil }
+        guard let space = payload.firstIndex(of: " ") else { return nil }
         let boardID = String(payload[payload.index(after: space)...])
         guard !boardID.isEmpty else { return nil }
+        if payload[..<space] == "board" { return .boardChanged(boardID: boardID) }
+        guard let revision = Int64(payload[..<space]) else { return nil }
         return .appended(boardID: boardID, revision: revision)
     }
 }

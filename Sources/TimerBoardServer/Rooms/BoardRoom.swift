@@ -642,6 +642,49 @@ actor BoardRoom {
         startCatchUp()
     }
 
+    /// The board's title or links changed, or it was deleted, on some node (this one's own
+    /// changes ring too, and then change nothing here). A replaced link stops on every node at
+    /// once, as on one: the sockets that joined with it are closed (4403).
+    func otherNodeChangedBoard() async {
+        guard !isClosed else { return }
+        let stored: StoredBoard?
+        do {
+            stored = try await store.loadBoard(id: boardID)
+        } catch {
+            // The store is away: the room fails on its next append, or reloads on the feed's return.
+            logger.warning("could not reread a board another node changed", metadata: ["tb.error": "\(error)"])
+            return
+        }
+        guard !isClosed else { return }
+        guard let stored else {
+            isClosed = true
+            access = nil
+            expiryTask?.cancel()
+            presenceFlush?.cancel()
+            presenceAnnouncer?.cancel()
+            disconnectAll(where: { _ in true }, code: Self.boardDeletedCode, reason: "the board was deleted")
+            resumeDurabilityWaiters()
+            logger.notice("the board was deleted on another node")
+            return
+        }
+        if stored.info.title != title {
+            title = stored.info.title
+            snapshots.invalidate()
+            enqueue(.broadcast(encode(.renamed(title: title))))
+            deliverDurable()
+        }
+        if let old = access, let new = stored.access, old != new {
+            access = new
+            let ended: Set<BoardRole> =
+                old.ownerHash != new.ownerHash
+                ? [.owner, .edit, .view]
+                : Set([old.editHash != new.editHash ? BoardRole.edit : nil, old.viewHash != new.viewHash ? .view : nil].compactMap { $0 })
+            disconnectAll(where: { ended.contains($0.role) }, code: Self.linkReplacedCode, reason: "the link was replaced")
+        } else {
+            access = stored.access
+        }
+    }
+
     /// Reads what other nodes appended, once this node's own appends are stored: until then
     /// they either land first (and the catch-up follows them) or lose their claim (and the
     /// room reloads).

@@ -19,6 +19,8 @@ struct ClusterFollower: Service {
                     await registry.room(ifLoaded: boardID)?.otherNodeAppended(upTo: revision)
                 case .listening:
                     for room in await registry.loadedRooms { await room.otherNodeAppended(upTo: nil) }
+                case .boardChanged(let boardID):
+                    await registry.room(ifLoaded: boardID)?.otherNodeChangedBoard()
                 case .presence(let boardID, let payload):
                     await registry.room(ifLoaded: boardID)?.otherNodePresence(payload)
                 case .lost:

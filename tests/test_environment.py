@@ -140,6 +140,8 @@ def test_every_flag_of_serve_has_a_working_variable(tmp_path, servers):
     }
     env = clean_environment()
     for name in names:
+        if name == "store":
+            continue  # a database to point at: test_the_store_variable_is_the_store_flag
         if name in valid:
             value = valid[name]
         else:
@@ -156,6 +158,18 @@ def test_every_flag_of_serve_has_a_working_variable(tmp_path, servers):
     ignored = [line for line in output.splitlines() if "names no option" in line]
     # Only the made-up variable is reported: every real flag's variable was taken.
     assert len(ignored) == 1 and "TIMERBOARD_NO_SUCH_SETTING" in ignored[0], ignored
+
+
+def test_the_store_variable_is_the_store_flag(tmp_path):
+    """TIMERBOARD_STORE reaches --store: a value that is no PostgreSQL URL is refused by name.
+    (tests/test_cluster.py runs nodes on a real database through the flag.)"""
+    env = clean_environment()
+    env["TIMERBOARD_STORE"] = "mysql://somewhere/db"
+    result = subprocess.run([str(BINARY), "serve", "--port", "0", "--data-directory", str(tmp_path / "data")],
+                            env=env, capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0
+    assert "--store must be postgres://" in result.stderr and "mysql://somewhere/db" in result.stderr
+    assert "TIMERBOARD_STORE (--store)" in result.stderr
 
 
 def test_no_permessage_deflate_from_the_environment(tmp_path, servers):

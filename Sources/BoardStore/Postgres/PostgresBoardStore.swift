@@ -156,7 +156,7 @@ public final class PostgresBoardStore: BoardStore {
     public func setAccess(_ access: BoardAccess, boardID: String) async throws {
         let logger = logger
         let updated = try await transaction { connection in
-            try await connection.query(
+            let count = try await connection.query(
                 """
                 UPDATE board SET owner_hash = \(Data(access.ownerHash)), edit_hash = \(Data(access.editHash)),
                     view_hash = \(Data(access.viewHash)), edit_generation = \(access.editGeneration),
@@ -165,23 +165,24 @@ public final class PostgresBoardStore: BoardStore {
                 """,
                 logger: logger
             ).collect().count
-                + Self.notifyBoardChanged(boardID, connection, logger: logger)
+            try await Self.notifyBoardChanged(boardID, connection, logger: logger)
+            return count
         }
         guard updated == 1 else { throw StoreError(.boardNotFound, "no board \(boardID)") }
     }
 
     /// Rings every node about a change of the board's title, links or existence (the caller's
-    /// transaction sends it at commit); 0, to add to a row count.
-    private static func notifyBoardChanged(_ boardID: String, _ connection: PostgresConnection, logger: Logger) async throws -> Int {
+    /// transaction sends it at commit, or never if it rolls back).
+    private static func notifyBoardChanged(_ boardID: String, _ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT pg_notify(\(changesChannel), \("board \(boardID)"))", logger: logger).collect()
-        return 0
     }
 
     public func renameBoard(id: String, title: String) async throws {
         let logger = logger
         let updated = try await transaction { connection in
-            try await connection.query("UPDATE board SET title = \(title) WHERE id = \(id) RETURNING 1", logger: logger).collect().count
-                + Self.notifyBoardChanged(id, connection, logger: logger)
+            let count = try await connection.query("UPDATE board SET title = \(title) WHERE id = \(id) RETURNING 1", logger: logger).collect().count
+            try await Self.notifyBoardChanged(id, connection, logger: logger)
+            return count
         }
         guard updated == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
     }
@@ -190,8 +191,9 @@ public final class PostgresBoardStore: BoardStore {
         let logger = logger
         // The log and the snapshot go with the board (ON DELETE CASCADE).
         let deleted = try await transaction { connection in
-            try await connection.query("DELETE FROM board WHERE id = \(id) RETURNING 1", logger: logger).collect().count
-                + Self.notifyBoardChanged(id, connection, logger: logger)
+            let count = try await connection.query("DELETE FROM board WHERE id = \(id) RETURNING 1", logger: logger).collect().count
+            try await Self.notifyBoardChanged(id, connection, logger: logger)
+            return count
         }
         guard deleted == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
     }

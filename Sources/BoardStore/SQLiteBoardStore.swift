@@ -184,21 +184,14 @@ public actor SQLiteBoardStore: BoardStore {
                     time: row["time"]
                 )
             }
-            // Replay what came after the snapshot; the log must hold every one of those revisions.
-            let replay = log.filter { $0.revision > snapshotRevision }
-            let contiguous = replay.enumerated().allSatisfy { $1.revision == snapshotRevision + Int64($0) + 1 }
-            guard contiguous, replay.count == Int(revision - snapshotRevision) else {
-                throw StoreError(.corrupt, boardID: id, revision: revision, "the log does not hold every revision after snapshot \(snapshotRevision)")
-            }
-            for changeset in replay {
-                content = try apply(changeset.changes, to: content)
-            }
-            return StoredBoard(
+            return try StoredLog.board(
                 info: info,
                 access: access,
-                content: content,
+                snapshot: content,
+                snapshotRevision: snapshotRevision,
                 revision: revision,
-                recentChangesets: log.filter { $0.revision > revision - retained }
+                log: log,
+                retained: retained
             )
         }
     }
@@ -222,7 +215,7 @@ public actor SQLiteBoardStore: BoardStore {
                 )
             }
             // Pruned past `revision` (only a snapshot has it now): the caller loads the board instead.
-            let complete = log.enumerated().allSatisfy { $1.revision == revision + Int64($0) + 1 } && log.count == Int(max(0, last - revision))
+            let complete = StoredLog.holdsEvery(log, after: revision, through: last)
             return complete ? log : nil
         }
     }

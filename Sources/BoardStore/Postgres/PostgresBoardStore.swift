@@ -251,20 +251,14 @@ public final class PostgresBoardStore: BoardStore {
             }
             let firstNeeded = min(snapshotRevision, revision - retained) + 1
             let log = try await Self.changesets(of: id, from: firstNeeded, connection, logger: logger)
-            let replay = log.filter { $0.revision > snapshotRevision }
-            let contiguous = replay.enumerated().allSatisfy { $1.revision == snapshotRevision + Int64($0) + 1 }
-            guard contiguous, replay.count == Int(revision - snapshotRevision) else {
-                throw StoreError(.corrupt, boardID: id, revision: revision, "the log does not hold every revision after snapshot \(snapshotRevision)")
-            }
-            for changeset in replay {
-                content = try apply(changeset.changes, to: content)
-            }
-            return StoredBoard(
+            return try StoredLog.board(
                 info: info,
                 access: access,
-                content: content,
+                snapshot: content,
+                snapshotRevision: snapshotRevision,
                 revision: revision,
-                recentChangesets: log.filter { $0.revision > revision - retained }
+                log: log,
+                retained: retained
             )
         }
     }
@@ -278,7 +272,7 @@ public final class PostgresBoardStore: BoardStore {
             for try await value in current.decode(Int64.self) { last = value }
             guard let last else { return nil }
             // Pruned past `revision` (only a snapshot has it now): the caller loads the board instead.
-            let complete = log.enumerated().allSatisfy { $1.revision == revision + Int64($0) + 1 } && log.count == Int(max(0, last - revision))
+            let complete = StoredLog.holdsEvery(log, after: revision, through: last)
             return complete ? log : nil
         }
     }

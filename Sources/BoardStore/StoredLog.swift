@@ -1,0 +1,44 @@
+import BoardCore
+
+/// What every store does with a board's log once read, whatever the engine: the rules are
+/// the store contract's, so they live once.
+enum StoredLog {
+    /// True when `log`, oldest first, holds exactly the revisions after `revision` through `last`.
+    static func holdsEvery(_ log: some Collection<StoredChangeset>, after revision: Int64, through last: Int64) -> Bool {
+        log.count == Int(max(0, last - revision)) && zip(log, (revision + 1)...).allSatisfy { $0.revision == $1 }
+    }
+
+    /// The board at `revision`: `snapshot` (at `snapshotRevision`) with the later changesets of
+    /// `log` applied, and the log's last `retained` changesets for resume. A log missing one
+    /// of the revisions to replay is corrupt.
+    static func board(
+        info: BoardInfo,
+        access: BoardAccess?,
+        snapshot: Board,
+        snapshotRevision: Int64,
+        revision: Int64,
+        log: [StoredChangeset],
+        retained: Int64
+    ) throws -> StoredBoard {
+        let replay = log.filter { $0.revision > snapshotRevision }
+        guard holdsEvery(replay, after: snapshotRevision, through: revision) else {
+            throw StoreError(
+                .corrupt,
+                boardID: info.id,
+                revision: revision,
+                "the log does not hold every revision after snapshot \(snapshotRevision)"
+            )
+        }
+        var content = snapshot
+        for changeset in replay {
+            content = try apply(changeset.changes, to: content)
+        }
+        return StoredBoard(
+            info: info,
+            access: access,
+            content: content,
+            revision: revision,
+            recentChangesets: log.filter { $0.revision > revision - retained }
+        )
+    }
+}

@@ -213,6 +213,9 @@ def measure(browser, port: int, timers: int, renames: int, scroll_screens: int, 
         return {screens: frames, ms: performance.now() - start, worst, longtasks: tasks.length, longest: Math.max(0, ...tasks),
                 elements: document.getElementsByTagName('*').length};
     }""", scroll_screens)
+    # What the renderer holds once scrolled: Chromium's own counts (JS heap, DOM nodes, listeners).
+    held = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    scroll.update(heap_mb=held.get("JSHeapUsedSize", 0) / 1e6, nodes=held.get("Nodes", 0))
     editor.close()
     context.close()
     return {"timers": timers, "sections": sections, "build_s": build_s, "load": load, "renames": samples,
@@ -235,7 +238,8 @@ def report(result):
     print(f"  longest long task while renaming: {result['rename_longest_longtask']:.0f} ms (0: none over 50 ms)")
     scroll = result["scroll"]
     print(f"  scrolling down, a screen per frame: {scroll['screens']} screens in {scroll['ms']:.0f} ms, slowest screen "
-          f"{scroll['worst']:.0f} ms, {scroll['longtasks']} long tasks (longest {scroll['longest']:.0f} ms); {scroll['elements']:,} elements after")
+          f"{scroll['worst']:.0f} ms, {scroll['longtasks']} long tasks (longest {scroll['longest']:.0f} ms); {scroll['elements']:,} elements after, "
+          f"JS heap {scroll['heap_mb']:.1f} MB, {scroll['nodes']:,.0f} DOM nodes")
 
 
 def main():

@@ -12,11 +12,15 @@ struct Backup: AsyncParsableCommand {
     )
 
     @Argument(help: "The new file to write (it must not exist).") var destination: String
-    @Option(help: "Folder of the SQLite database.") var dataDirectory = ServerConfiguration().dataDirectory
+    @OptionGroup var location: OperatorStoreOptions
 
     func run() async throws {
+        // A cluster's database is PostgreSQL's to copy: pg_dump is consistent while nodes write.
+        if try location.postgresLocation() != nil {
+            throw ValidationError("backup copies the SQLite database; for the PostgreSQL store use pg_dump (deploy/README.md, Backups)")
+        }
         var configuration = ServerConfiguration()
-        configuration.dataDirectory = dataDirectory
+        configuration.dataDirectory = location.dataDirectory
         let summary = try SQLiteBackup.copy(databaseAt: configuration.databasePath, to: destination)
         print("backed up \(summary.boards) boards and \(summary.changesets) changesets (\(summary.bytes) bytes) to \(destination)")
     }
@@ -30,17 +34,13 @@ struct Export: AsyncParsableCommand {
 
     @Argument(help: "The board's id.") var board: String
     @Option(name: .shortAndLong, help: "File to write (default: standard output).") var output: String?
-    @Option(help: "Folder of the SQLite database.") var dataDirectory = ServerConfiguration().dataDirectory
+    @OptionGroup var location: OperatorStoreOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        configuration.dataDirectory = dataDirectory
-        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
-            throw ValidationError("there is no database at \(configuration.databasePath)")
-        }
-        let store = try SQLiteBoardStore(path: configuration.databasePath)
-        guard let json = try await BoardTransfer.export(boardID: board, store: store, now: SystemClock().now()) else {
-            throw ValidationError("there is no board \(board) in \(configuration.databasePath)")
+        let opened = try await location.open(.refuse)
+        defer { opened.close() }
+        guard let json = try await BoardTransfer.export(boardID: board, store: opened.store, now: SystemClock().now()) else {
+            throw ValidationError("there is no board \(board) in \(opened.name)")
         }
         let data = Data(json + [UInt8(ascii: "\n")])
         if let output {
@@ -54,23 +54,22 @@ struct Export: AsyncParsableCommand {
 /// `timerboard import FILE`: adds a board from an export file.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add a board from a file `timerboard export` wrote, under its own id; its links keep working. Stop the server first."
+        abstract: "Add a board from a file `timerboard export` wrote, under its own id; its links keep working.",
+        discussion: "With SQLite, stop the server first. With --store, nodes may keep serving: the board is new to all of them."
     )
 
     @Argument(help: "The export file ('-': standard input).") var file: String
-    @Option(help: "Folder of the SQLite database.") var dataDirectory = ServerConfiguration().dataDirectory
+    @OptionGroup var location: OperatorStoreOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        configuration.dataDirectory = dataDirectory
         let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        let store = try SQLiteBoardStore(path: configuration.databasePath)
+        let opened = try await location.open(.create)
+        defer { opened.close() }
         let imported: BoardTransfer.Imported
         do {
-            imported = try await BoardTransfer.importBoard(data, store: store, now: SystemClock().now())
+            imported = try await BoardTransfer.importBoard(data, store: opened.store, now: SystemClock().now())
         } catch let error as StoreError where error.kind == .duplicateBoard {
-            throw ValidationError("\(error) in \(configuration.databasePath); delete it first to replace it")
+            throw ValidationError("\(error) in \(opened.name); delete it first to replace it")
         }
         print("imported board \(imported.info.id) (\(imported.info.title))")
         for (role, path) in imported.newLinks ?? [] { print("\(role.rawValue): \(path)") }

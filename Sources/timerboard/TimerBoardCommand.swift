@@ -241,18 +241,21 @@ struct Serve: AsyncParsableCommand {
 /// `timerboard reset-links BOARD`: new links for a board, for an operator (see `resetLinks`).
 struct ResetLinks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Give a board new owner, edit and view links; every old link stops working. Stop the server first."
+        abstract: "Give a board new owner, edit and view links; every old link stops working.",
+        discussion: """
+            With SQLite, stop the server first. With --store, nodes may keep serving: each hears of the change \
+            from the database and closes the sockets that came in through an old link.
+            """
     )
 
     @Argument(help: "The board's id.") var board: String
-    @Option(help: "Folder of the SQLite database.") var dataDirectory = ServerConfiguration().dataDirectory
+    @OptionGroup var location: OperatorStoreOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        configuration.dataDirectory = dataDirectory
-        let store = try SQLiteBoardStore(path: configuration.databasePath)
-        guard let links = try await resetLinks(boardID: board, store: store) else {
-            throw ValidationError("there is no board \(board) in \(configuration.databasePath)")
+        let opened = try await location.open(.refuse)
+        defer { opened.close() }
+        guard let links = try await resetLinks(boardID: board, store: opened.store) else {
+            throw ValidationError("there is no board \(board) in \(opened.name)")
         }
         for (role, path) in links { print("\(role.rawValue): \(path)") }
     }

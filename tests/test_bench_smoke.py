@@ -2,6 +2,7 @@
 saw. (Speed is never asserted here; scripts/bench measures it.)"""
 import json
 import subprocess
+import time
 
 from conftest import BINARY
 
@@ -32,3 +33,20 @@ def test_join_storm_with_deflate_receives_the_snapshot_compressed_and_inflates_i
     assert abs(compressed["snapshotBytes"] - plain["snapshotBytes"]) < 100
     assert plain["wireBytesPerClient"] > plain["snapshotBytes"]
     assert compressed["wireBytesPerClient"] * 4 < plain["wireBytesPerClient"]
+
+
+def test_fanout_reports_the_connections_the_server_closed_instead_of_only_losing_deliveries(server, tmp_path):
+    # A server that stops mid-step closes every socket: the step must say so, editor included,
+    # since a closed editor otherwise shows only as deliveries that never came.
+    out = tmp_path / "closed.json"
+    bench = subprocess.Popen([str(BINARY), "bench", "fanout", "--subscribers", "10", "--rate", "20", "--seconds", "3",
+                              "--server", server.http, "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(1.5)
+    server.stop()
+    printed, _ = bench.communicate(timeout=60)
+    step = json.loads(out.read_text())
+    step = step[0] if isinstance(step, list) else step
+    assert step["lostDeliveries"] > 0
+    assert step["editorClosedWith"] is not None, printed
+    assert sum(step["subscribersClosedWith"].values()) == 10, printed
+    assert "closed by the server so far: the editor (" in printed

@@ -17,6 +17,11 @@ final class BenchSocket: Sendable {
     /// Payload bytes of the data frames received, as they were on the wire (compressed or not).
     var receivedWireBytes: Int { wireBytes.count.load(ordering: .relaxed) }
     private let wireBytes = WireByteCounter()
+    /// The close code the server ended this connection with (1006: no close frame), or nil while
+    /// it is open or when the bench closed it: a scenario reports these instead of losing
+    /// messages silently.
+    var serverCloseCode: Int? { ending.serverCloseCode }
+    private let ending = ConnectionEnding()
 
     /// Connects to `url` (ws://host:port/path). `onMessage` runs on the event loop for each text
     /// or binary message, with its bytes and the local arrival time in nanoseconds of uptime.
@@ -31,6 +36,7 @@ final class BenchSocket: Sendable {
         let opened = Self.group.any().makePromise(of: Void.self)
         self.opened = opened
         let wireBytes = self.wireBytes
+        let ending = self.ending
         channel = ClientBootstrap(group: Self.group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -41,6 +47,7 @@ final class BenchSocket: Sendable {
                             path: parts.path,
                             offersDeflate: offersDeflate,
                             wireBytes: wireBytes,
+                            ending: ending,
                             opened: opened,
                             onMessage: onMessage
                         )
@@ -94,6 +101,7 @@ final class BenchSocket: Sendable {
     }
 
     func close() async {
+        ending.closedByBench()
         guard let channel = try? await channel.get() else { return }
         try? await channel.close()
     }
@@ -115,6 +123,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let path: String
     private let offersDeflate: Bool
     private let wireBytes: WireByteCounter
+    private let ending: ConnectionEnding
     private let onMessage: @Sendable (ByteBuffer, UInt64) -> Void
     private let opened: EventLoopPromise<Void>
     private var response = ByteBuffer()
@@ -125,6 +134,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
         path: String,
         offersDeflate: Bool,
         wireBytes: WireByteCounter,
+        ending: ConnectionEnding,
         opened: EventLoopPromise<Void>,
         onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void
     ) {
@@ -132,6 +142,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
         self.path = path
         self.offersDeflate = offersDeflate
         self.wireBytes = wireBytes
+        self.ending = ending
         self.opened = opened
         self.onMessage = onMessage
     }
@@ -172,7 +183,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
             try pipeline.addHandlers(
                 [
                     WebSocketFrameEncoder(),
-                    ServerFrameReader(wireBytes: wireBytes, onMessage: onMessage),
+                    ServerFrameReader(wireBytes: wireBytes, ending: ending, onMessage: onMessage),
                 ],
                 position: .after(self)
             )
@@ -194,6 +205,27 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
 /// Bytes counted by a connection's handler on the event loop and read by the scenario.
 final class WireByteCounter: Sendable {
     let count = Atomic<Int>(0)
+}
+
+/// How a connection ended: set once, by the server's close frame, by the socket going away, or
+/// by the bench's own close, whichever comes first.
+final class ConnectionEnding: Sendable {
+    private static let open = 0
+    private static let byBench = -1
+    private let code = Atomic<Int>(ConnectionEnding.open)
+
+    var serverCloseCode: Int? {
+        let code = code.load(ordering: .relaxed)
+        return code > 0 ? code : nil
+    }
+
+    func closedByServer(code: Int) {
+        _ = self.code.compareExchange(expected: Self.open, desired: code, ordering: .relaxed)
+    }
+
+    func closedByBench() {
+        _ = code.compareExchange(expected: Self.open, desired: Self.byBench, ordering: .relaxed)
+    }
 }
 
 /// Opens `count` connections to `url` in waves of 500 and returns once each has received a

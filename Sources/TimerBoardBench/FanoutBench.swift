@@ -18,6 +18,11 @@ public final class FanoutBench: Sendable {
         public let lostDeliveries: UInt64
         /// The server's CPU time (user + system) per delivery, microseconds; nil without its pid.
         public let serverCPUPerDelivery: Double?
+        /// Connections the server has closed so far, by close code (1006: no close frame), the
+        /// editor's apart: a closed editor makes no more edits, which shows only as lost
+        /// deliveries otherwise.
+        public let editorClosedWith: Int?
+        public let subscribersClosedWith: [Int: Int]
     }
 
     private let target: FanoutTarget
@@ -163,7 +168,9 @@ public final class FanoutBench: Sendable {
                 perDelivery: state.perDelivery.summary,
                 lastSubscriber: state.lastSubscriber.summary,
                 lostDeliveries: expected - min(expected, state.deliveries),
-                serverCPUPerDelivery: cpuPerDelivery
+                serverCPUPerDelivery: cpuPerDelivery,
+                editorClosedWith: editor.serverCloseCode,
+                subscribersClosedWith: subscribers.compactMap(\.serverCloseCode).reduce(into: [:]) { $0[$1, default: 0] += 1 }
             )
         }
     }

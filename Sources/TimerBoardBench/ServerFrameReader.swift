@@ -16,13 +16,20 @@ final class ServerFrameReader: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
 
     private let wireBytes: WireByteCounter
+    private let ending: ConnectionEnding
     private let onMessage: @Sendable (ByteBuffer, UInt64) -> Void
     /// Bytes of a frame that has not fully arrived yet.
     private var partial: ByteBuffer?
 
-    init(wireBytes: WireByteCounter, onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
+    init(wireBytes: WireByteCounter, ending: ConnectionEnding, onMessage: @escaping @Sendable (ByteBuffer, UInt64) -> Void) {
         self.wireBytes = wireBytes
+        self.ending = ending
         self.onMessage = onMessage
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        ending.closedByServer(code: 1006)  // no close frame came first (RFC 6455's "abnormal closure")
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -82,7 +89,8 @@ final class ServerFrameReader: ChannelInboundHandler {
         case 0x9:  // ping
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.payload)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
-        case 0x8:  // close
+        case 0x8:  // close: its first two bytes are the code, if any (1005: none)
+            ending.closedByServer(code: frame.payload.getInteger(at: frame.payload.readerIndex, as: UInt16.self).map(Int.init) ?? 1005)
             context.close(promise: nil)
         default:
             break

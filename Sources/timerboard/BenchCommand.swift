@@ -77,6 +77,20 @@ struct Bench: AsyncParsableCommand {
         )
     }
 
+    /// What the server closed, when it closed anything: printed under the step's row.
+    static func closes(_ step: FanoutBench.Step) -> String? {
+        var parts: [String] = []
+        if let code = step.editorClosedWith { parts.append("the editor (\(code))") }
+        for (code, count) in step.subscribersClosedWith.sorted(by: { $0.key < $1.key }) { parts.append("\(count) subscribers (\(code))") }
+        return parts.isEmpty ? nil : "         closed by the server so far: " + parts.joined(separator: ", ")
+    }
+
+    /// Prints a step's row, and under it what the server closed, if anything.
+    static func report(_ step: FanoutBench.Step) {
+        print(row(step))
+        if let closes = closes(step) { print(closes) }
+    }
+
     static let header =
         "edits/s    edits  deliveries/s  bytes   each: p50     p99   p99.9   last: p50     p99   p99.9   lost  server µs/delivery (ms)"
 
@@ -95,7 +109,7 @@ struct Bench: AsyncParsableCommand {
             await bench.close()
             print("fanout: \(target.name), \(subscribers) subscribers")
             print(Bench.header)
-            print(Bench.row(step))
+            Bench.report(step)
             try common.write(step)
         }
     }
@@ -119,7 +133,7 @@ struct Bench: AsyncParsableCommand {
             func holds(_ step: FanoutBench.Step) -> Bool { (step.lastSubscriber["p99"] ?? 0) <= limit && step.lostDeliveries == 0 }
             func measure(_ rate: Double) async throws -> Bool {
                 let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
-                print(Bench.row(step))
+                Bench.report(step)
                 steps.append(step)
                 return holds(step)
             }
@@ -177,8 +191,8 @@ struct Bench: AsyncParsableCommand {
             let ratio = (after.lastSubscriber["p99"] ?? 0) / max(0.001, before.lastSubscriber["p99"] ?? 0)
             print("slow consumers: \(target.name), \(subscribers) subscribers, then \(stopped) stop reading")
             print(Bench.header)
-            print(Bench.row(before))
-            print(Bench.row(after))
+            Bench.report(before)
+            Bench.report(after)
             print(
                 String(
                     format: "p99 to the last reading subscriber: ×%.2f; server memory %@ → %@",

@@ -66,11 +66,19 @@ struct Edit {
     private var originalTimers: [EntityID: BoardTimer?] = [:]
     private var touchedSections: [EntityID] = []
     private var touchedTimers: [EntityID] = []
+    /// Each section's timer ids in display order, while `finishExpiredTimers` runs (nil otherwise).
+    var sectionOrder: [EntityID: [EntityID]]?
 
     init(board: Board, limits: BoardLimits, now: Int64) {
         self.board = board
         self.limits = limits
         self.now = now
+    }
+
+    /// A section's timers in display order, from `sectionOrder` when it is set.
+    func orderedTimers(in sectionID: EntityID) -> [BoardTimer] {
+        guard let ids = sectionOrder?[sectionID] else { return board.orderedTimers(in: sectionID) }
+        return ids.compactMap { board.timers[$0] }
     }
 
     /// Puts the board back as it was before the edit.

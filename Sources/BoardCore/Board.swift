@@ -43,6 +43,13 @@ public struct Board: Hashable, Sendable {
         timers.values.filter { $0.sectionID == sectionID }.sorted { ($0.order, $0.id) < ($1.order, $1.id) }
     }
 
+    /// Every section's timer ids in display order, in one pass over the board.
+    func timerIDsBySectionInOrder() -> [EntityID: [EntityID]] {
+        Dictionary(grouping: timers.values, by: \.sectionID).mapValues { timers in
+            timers.sorted { ($0.order, $0.id) < ($1.order, $1.id) }.map(\.id)
+        }
+    }
+
     /// Every timer, grouped by section in display order: the order a snapshot lists them in.
     ///
     /// One pass puts each timer in its section's group and each group is sorted on its own, the

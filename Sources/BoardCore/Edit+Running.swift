@@ -108,7 +108,7 @@ extension Edit {
         finished.run = TimerRun(status: .finished, elapsed: timer.duration, finishedAt: instant)
         setTimer(timer.id, finished)
         guard handOver || timer.run.status == .running, let section = board.sections[timer.sectionID], section.sequence else { return }
-        let timers = board.orderedTimers(in: section.id)
+        let timers = orderedTimers(in: section.id)
         guard let index = timers.firstIndex(where: { $0.id == timer.id }) else { return }
         if index + 1 < timers.count {
             let next = timers[index + 1]
@@ -125,7 +125,7 @@ extension Edit {
 
     /// `startSection` on a sequence: resumes where it stopped, and never runs two timers.
     private mutating func startSequence(_ section: Section) {
-        let timers = board.orderedTimers(in: section.id)
+        let timers = orderedTimers(in: section.id)
         guard !timers.contains(where: { $0.run.status == .running }) else { return }
         if let paused = timers.first(where: { $0.run.status == .paused }) {
             start(paused, at: now)
@@ -138,7 +138,7 @@ extension Edit {
     /// catches up (the server noticed late: a restart, a board loaded again) skips the whole
     /// rounds that fit before now by arithmetic; a round of length 0 never loops.
     private mutating func startRound(of section: Section, at instant: Int64) {
-        let timers = board.orderedTimers(in: section.id)
+        let timers = orderedTimers(in: section.id)
         guard let first = timers.first else { return }
         let round = timers.reduce(Int64(0)) { $0 + $1.duration }
         var start = instant
@@ -159,26 +159,37 @@ extension Edit {
 
     /// Finishes every running timer whose deadline is at or before `now`, in the order of their
     /// deadlines, each at its own deadline, with the hand-overs of sequences at those instants.
+    ///
+    /// At each instant the timers due then finish in id order; a timer a hand-over starts that
+    /// is due at the same instant (length 0) finishes right after them. Late by a day, a board of
+    /// looping sequences has tens of thousands of instants to replay: the next one comes from a
+    /// queue of the due timers, and a sequence's timers from an index built once, instead of a
+    /// scan of the whole board for each.
     mutating func finishExpiredTimers() {
-        while true {
-            // Only the due timers are sorted (by id, so the changes come in a stable order), not
-            // the whole board: this runs whenever a deadline passes.
-            var due: [BoardTimer] = []
-            var earliest = Int64.max
-            for timer in board.timers.values {
-                guard let deadline = timer.deadline, deadline <= now else { continue }
-                if deadline < earliest {
-                    earliest = deadline
-                    due = [timer]
-                } else if deadline == earliest {
-                    due.append(timer)
-                }
+        var queue = DeadlineQueue()
+        for timer in board.timers.values {
+            if let deadline = timer.deadline, deadline <= now { queue.insert(.init(deadline: deadline, id: timer.id)) }
+        }
+        guard queue.first != nil else { return }
+        // Finishing and handing over change run states only: which timers a section holds,
+        // and their order, stay as indexed here until this returns.
+        sectionOrder = board.timerIDsBySectionInOrder()
+        defer { sectionOrder = nil }
+        while let earliest = queue.first?.deadline {
+            var due: [EntityID] = []
+            while let entry = queue.first, entry.deadline == earliest {
+                _ = queue.removeFirst()
+                due.append(entry.id)
             }
-            guard !due.isEmpty else { return }
-            for timer in due.sorted(by: { $0.id < $1.id }) {
-                // A hand-over earlier in this loop may have restarted it (a loop of one timer).
-                guard let current = board.timers[timer.id], current.deadline == earliest else { continue }
+            for id in Set(due).sorted() {
+                // A hand-over earlier at this instant may have restarted it (a loop of one timer).
+                guard let current = board.timers[id], current.deadline == earliest else { continue }
                 finish(current, at: earliest)
+                guard board.sections[current.sectionID]?.sequence == true else { continue }
+                // The hand-over started a timer of this sequence, which may be due as well.
+                for timer in orderedTimers(in: current.sectionID) {
+                    if let deadline = timer.deadline, deadline <= now { queue.insert(.init(deadline: deadline, id: timer.id)) }
+                }
             }
         }
     }

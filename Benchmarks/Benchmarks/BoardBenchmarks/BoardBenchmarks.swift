@@ -11,6 +11,7 @@ let benchmarks: @Sendable () -> Void = {
     editBenchmarks()
     diffBenchmarks()
     encodeBenchmarks()
+    catchUpBenchmarks()
 }
 
 /// The size of what a benchmark produces, reported beside the timings.
@@ -186,6 +187,24 @@ func encodeBenchmarks() {
             }
             benchmark.stopMeasurement()
             benchmark.measurement(wireBytes, snapshot.encoded().count)
+        }
+    )
+}
+
+// MARK: Time passing
+
+/// What a room does when it loads a board of running sequences after downtime: every hand-over
+/// since, each at its instant, folded into one changeset (loops skip whole rounds by arithmetic).
+func catchUpBenchmarks() {
+    Benchmark(
+        "Catch-up: 250 looping sequences × 40 timers, a day late",
+        configuration: .init(warmupIterations: 0, maxDuration: .seconds(20), maxIterations: 20),
+        closure: { benchmark in
+            // A fresh board each time (built outside the measurement): the catch-up moves it on.
+            var board = BoardFixtures.loopingSequences()
+            benchmark.startMeasurement()
+            blackHole(board.finishExpiredTimers(now: BoardFixtures.now + 86_400_000))
+            benchmark.stopMeasurement()
         }
     )
 }

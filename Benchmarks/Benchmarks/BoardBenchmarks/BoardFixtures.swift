@@ -122,4 +122,38 @@ enum BoardFixtures {
         new.timers = new.timers.filter { $0.value.sectionID != deleted }
         return new
     }
+
+    /// 250 looping sequences of 40 timers (10,000 timers, the server's limit), each section's
+    /// first timer started at `now` plus the section's number in ms, so that hardly two
+    /// hand-overs share an instant: the worst case for a catch-up.
+    static func loopingSequences() -> Board {
+        let sectionKeys = appendedKeys(250)
+        let timerKeys = appendedKeys(40)
+        var board = Board()
+        for s in 0..<250 {
+            let sectionID = sectionID(s)
+            board.sections[sectionID] = Section(
+                id: sectionID,
+                title: "Loop \(s)",
+                createdDate: now,
+                order: sectionKeys[s],
+                sequence: true,
+                loop: true
+            )
+            for t in 0..<40 {
+                let id = timerID(s, t)
+                board.timers[id] = BoardTimer(
+                    id: id,
+                    sectionID: sectionID,
+                    title: "Step \(t)",
+                    minutes: 0,
+                    seconds: 1 + (7 * s + t) % 59,
+                    createdDate: now,
+                    order: timerKeys[t],
+                    run: t == 0 ? TimerRun(status: .running, startedAt: now + Int64(s), elapsed: 0) : .idle
+                )
+            }
+        }
+        return board
+    }
 }

@@ -363,3 +363,45 @@ def test_a_rename_a_replaced_link_and_a_delete_on_one_node_reach_sockets_on_the_
         assert await closed_with(viewer) == 4410
 
     asyncio.run(scenario())
+
+
+def claims_lost(node) -> float:
+    request = urllib.request.Request(node.http + "/metrics", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    with urllib.request.urlopen(request) as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith("timerboard_revision_claims_lost_total"):
+                return float(line.split()[-1])
+    return 0.0
+
+
+def test_timers_finishing_on_a_board_both_nodes_serve_make_nobody_reconnect(nodes):
+    # Both nodes would write each finish at the same instant and race for the revision; the
+    # loser would close its room. The timekeeper (smallest node id with users) writes them.
+    node1, node2 = nodes
+    board = node1.create_board("Timekeeper")
+
+    async def scenario():
+        clients = [Client([node.ws], board, board.edit, f"keeper-{index}").start()
+                   for index, node in enumerate([node1, node1, node2, node2])]
+        for client in clients:
+            await asyncio.wait_for(client.joined.wait(), 10)
+        first = clients[0]
+        steps = [{"op": "addTimer", "id": f"t{i}", "sectionID": "loop", "title": f"Step {i}", "minutes": 0, "seconds": 1}
+                 for i in range(3)]
+        await first.edit({"op": "addSection", "id": "loop", "title": "Loop", "sequence": True, "loop": True}, *steps)
+        await first.settle()
+        await asyncio.sleep(1)  # each node hears of the other's users
+        await first.edit({"op": "startSection", "id": "loop"})
+        await first.settle()
+        await asyncio.sleep(8)  # eight finishes and hand-overs
+        stored = await converge(clients, [node1, node2], board)
+        finished = [rev for rev, changes in clients[3].seen
+                    if any(c.get("update") == "timer" and c.get("run", {}).get("status") == "finished" for c in changes)]
+        assert len(finished) >= 6, clients[3].seen
+        assert [client.connections for client in clients] == [1, 1, 1, 1]
+        assert claims_lost(node1) + claims_lost(node2) == 0
+        assert sum(t["run"]["status"] == "running" for t in stored["timers"].values()) == 1
+        for client in clients:
+            await client.stop()
+
+    asyncio.run(scenario())

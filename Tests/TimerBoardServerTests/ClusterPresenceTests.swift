@@ -45,6 +45,20 @@ import Testing
         #expect(tracker.joinerList { $0 }.map(\.name) == ["Two"])
     }
 
+    /// The board's timekeeper is the smallest id among the nodes with users on it (BoardRoom.finishDelay).
+    @Test func theNodesWithUsersAreThisOneWhileItHasParticipantsAndTheOthersWhileTheyHaveUsers() {
+        var tracker = Tracker(sharedWithOtherNodes: true)
+        #expect(tracker.nodesWithUsers(localNode: "n5").isEmpty)
+        _ = tracker.applyRemote(node: "n2", users: [Self.user("u-bob", "Bob")], left: [], replacing: true, now: 0)
+        _ = tracker.applyRemote(node: "n3", users: [], left: [], replacing: true, now: 0)
+        #expect(tracker.nodesWithUsers(localNode: "n5") == ["n2"])
+        _ = tracker.add(Participant(clientID: "ada-client", boardID: "b", name: "Ada", role: .view), on: 1)
+        #expect(tracker.nodesWithUsers(localNode: "n5") == ["n2", "n5"])
+        // n2's room closed: it said so with an empty list.
+        _ = tracker.applyRemote(node: "n2", users: [], left: ["u-bob"], replacing: true, now: 1)
+        #expect(tracker.nodesWithUsers(localNode: "n5") == ["n5"])
+    }
+
     @Test func messagesCarryTheNodeAndSplitUnderPostgreSQLsLimitAndOwnOnesAreIgnored() {
         let here = ClusterPresence(nodeID: "here", feed: NoFeed())
         let there = ClusterPresence(nodeID: "there", feed: NoFeed())

@@ -535,12 +535,30 @@ actor BoardRoom {
         expiryTask = Task { [weak self, clock] in
             do {
                 try await clock.sleep(until: next)
+                if let delay = await self?.finishDelay(), delay > 0 {
+                    try await clock.sleep(until: next + delay)
+                }
                 try Task.checkCancellation()
             } catch {
                 return  // rescheduled or closed
             }
             await self?.finishExpiredTimers()
         }
+    }
+
+    /// How long past a deadline this node waits before it writes the finish, ms.
+    ///
+    /// When several nodes serve the board, each would write the same finish at the same
+    /// instant, race for the revision, and the loser would close its room (its clients
+    /// reconnect). So the finishes are the timekeeper's to write: of the nodes with users on
+    /// the board, the one with the smallest id. The others wait `timekeeperGrace` for its
+    /// changeset, which the catch-up applies (and the expiry is aimed at the next deadline);
+    /// if it never comes (the timekeeper died, or has not heard of this node's users yet), they
+    /// write the finish themselves, at its deadline's instants as always, only later.
+    private func finishDelay() -> Int64 {
+        guard let cluster = configuration.clusterPresence else { return 0 }
+        guard let timekeeper = presence.nodesWithUsers(localNode: cluster.nodeID).min(), timekeeper != cluster.nodeID else { return 0 }
+        return cluster.timekeeperGrace
     }
 
     private func reject(for error: EditError, in edit: ClientMessage.Edit) -> ServerMessage.Reject {

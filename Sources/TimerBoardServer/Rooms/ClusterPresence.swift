@@ -15,6 +15,9 @@ struct ClusterPresence: Sendable {
     let feed: any BoardChangeFeed
     var announceInterval: Duration = .seconds(10)
     var silenceLimit: Int64 = 30_000
+    /// How long a node that is not the board's timekeeper waits past a deadline for the
+    /// timekeeper's changeset before it writes the finish itself, ms (`BoardRoom.finishDelay`).
+    var timekeeperGrace: Int64 = 1_000
 
     /// The users of one message, or of several when one would pass PostgreSQL's payload limit.
     static let usersPerMessage = 25

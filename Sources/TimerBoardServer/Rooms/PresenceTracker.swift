@@ -164,6 +164,14 @@ struct PresenceTracker<Frame> {
         return touchAll(changed)
     }
 
+    /// The nodes that have users on the board now: this one (`localNode`) when it has a
+    /// participant, and the others as they last told.
+    func nodesWithUsers(localNode: String) -> Set<String> {
+        var nodes = Set(remote.filter { !$0.value.users.isEmpty }.keys)
+        if !participants.isEmpty { nodes.insert(localNode) }
+        return nodes
+    }
+
     /// Forgets the users of nodes not heard from since `oldest` (a node that died says nothing).
     mutating func forgetSilentNodes(heardBefore oldest: Int64) -> Effect {
         let silent = remote.filter { $0.value.heardAt < oldest }

@@ -32,6 +32,11 @@ struct OperatorStoreOptions: ParsableArguments {
     }
 
     func postgresLocation() throws -> PostgresLocation? {
+        try Self.postgresLocation(store)
+    }
+
+    /// `--store` as `serve` and the operator's commands read it: nil for SQLite.
+    static func postgresLocation(_ store: String?) throws -> PostgresLocation? {
         guard let store else { return nil }
         guard let location = PostgresLocation(url: store) else {
             throw ValidationError("--store must be postgres://USER@HOST[:PORT]/DATABASE, not '\(store)'")

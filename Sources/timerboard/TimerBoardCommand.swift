@@ -171,11 +171,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     private func storeLocation() throws -> PostgresLocation? {
-        guard let store else { return nil }
-        guard let location = PostgresLocation(url: store) else {
-            throw ValidationError("--store must be postgres://USER@HOST[:PORT]/DATABASE, not '\(store)'")
-        }
-        return location
+        try OperatorStoreOptions.postgresLocation(store)
     }
 
     private func trustedProxies() throws -> TrustedProxies {

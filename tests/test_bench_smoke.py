@@ -50,3 +50,13 @@ def test_fanout_reports_the_connections_the_server_closed_instead_of_only_losing
     assert step["editorClosedWith"] is not None, printed
     assert sum(step["subscribersClosedWith"].values()) == 10, printed
     assert "closed by the server so far: the editor (" in printed
+
+
+def test_saturate_measures_a_rate_over_the_limit_again_before_it_counts(server, tmp_path):
+    # A limit no step can meet: without retries the search stops after one step, with one retry
+    # the same rate is measured twice.
+    once = bench(server, "saturate", "--subscribers", "5", "--seconds", "0.5", "--limit", "0.000001", tmp_path=tmp_path)
+    twice = bench(server, "saturate", "--subscribers", "5", "--seconds", "0.5", "--limit", "0.000001", "--retries", "1",
+                  tmp_path=tmp_path)
+    assert [step["editsPerSecond"] for step in once] == [20]
+    assert [step["editsPerSecond"] for step in twice] == [20, 20]

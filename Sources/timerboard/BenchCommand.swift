@@ -123,6 +123,8 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The p99 (ms, edit to last subscriber) that marks the knee.") var limit = 100.0
         @Option(help: "Steps that halve the interval between the last rate under the limit and the first over it.")
         var refine = 3
+        @Option(help: "Times a rate over the limit is measured again before it counts: one stall of the machine no longer ends the search.")
+        var retries = 0
 
         func run() async throws {
             let target = try await target.make(server: common.server)
@@ -132,10 +134,14 @@ struct Bench: AsyncParsableCommand {
             var steps: [FanoutBench.Step] = []
             func holds(_ step: FanoutBench.Step) -> Bool { (step.lastSubscriber["p99"] ?? 0) <= limit && step.lostDeliveries == 0 }
             func measure(_ rate: Double) async throws -> Bool {
-                let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
-                Bench.report(step)
-                steps.append(step)
-                return holds(step)
+                for attempt in 0...retries {
+                    if attempt > 0 { print("         again (\(attempt) of \(retries)):") }
+                    let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
+                    Bench.report(step)
+                    steps.append(step)
+                    if holds(step) { return true }
+                }
+                return false
             }
             // Double the rate until the limit is passed, then bisect between the two last rates.
             var good = 0.0

@@ -182,3 +182,46 @@ def test_export_and_import_move_a_board_with_its_links(server_factory, tmp_path)
         assert asyncio.run(edit_on_the_new_server()) == "ack"
     finally:
         moved.stop()
+
+
+def test_boards_imported_while_ten_clients_edit_cost_no_edit_and_are_served_at_once(server_factory, tmp_path):
+    # The import is another process writing the same SQLite file: each side waits for the
+    # other's write instead of failing (a failed append closes a room with 1011).
+    source = ServerProcess(tmp_path / "source", tmp_path / "source.log",
+                           ["--boards-per-minute", "1000", "--board-burst", "1000"]).start()
+    exported = []
+    try:
+        for number in range(25):
+            board = source.create_board(f"Imported {number}")
+            path = tmp_path / f"board-{number}.json"
+            result = timerboard("export", str(board), "--output", str(path), "--data-directory", str(source.data_dir))
+            assert result.returncode == 0, result.stderr
+            exported.append((board, path))
+    finally:
+        source.stop()
+
+    server = server_factory().start()
+    busy = server.create_board("Busy")
+    acked = []
+
+    async def scenario():
+        ws = await open_joined(server.ws, busy, "import-setup-0123456789")
+        await ws.send(json.dumps({"type": "edit", "opId": "1", "ops": [{"op": "addSection", "id": "main", "title": "Main"}]}))
+        assert (await outcome(ws, "1"))["type"] == "ack"
+        await ws.close()
+        enough, stop = asyncio.Event(), asyncio.Event()
+        writers = [asyncio.create_task(write_until(server.ws, busy, w, acked, enough, stop, [])) for w in range(WRITERS)]
+        await enough.wait()
+        results = []
+        for _, path in exported:
+            results.append(await asyncio.to_thread(timerboard, "import", str(path), "--data-directory", str(server.data_dir)))
+        stop.set()
+        await asyncio.gather(*writers)  # a writer whose socket closed (1011) fails here
+        return results
+
+    results = asyncio.run(scenario())
+    for result in results:
+        assert result.returncode == 0, result.stderr
+    for board, _ in exported:
+        assert server.snapshot(board)["title"].startswith("Imported")
+    assert len(server.snapshot(busy)["timers"]) == 2 * len(acked)

@@ -24,6 +24,9 @@ public actor SQLiteBoardStore: BoardStore {
     /// Opens (creating when needed) the database at `path` and migrates it.
     public init(path: String, retainedChangesets: Int = 1_000) throws {
         var configuration = Configuration()
+        // Another process may write the file too (`timerboard import` next to a running server):
+        // a writer waits for the other's transaction instead of failing at once.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }

@@ -55,7 +55,7 @@ struct Export: AsyncParsableCommand {
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a board from a file `timerboard export` wrote, under its own id; its links keep working.",
-        discussion: "With SQLite, stop the server first. With --store, nodes may keep serving: the board is new to all of them."
+        discussion: "The server may keep serving: the board is new to it (and, with --store, to every node)."
     )
 
     @Argument(help: "The export file ('-': standard input).") var file: String

@@ -7,10 +7,12 @@ import PostgresNIO
 /// through NOTIFY, the doorbell between nodes (see `PostgresChangeFeed`).
 ///
 /// A revision is claimed by inserting (board, revision) under the changeset table's primary
-/// key, so two nodes can never both write revision r: the second insert fails with a unique
-/// violation, reported as `StoreError.revisionConflict`, and its node reloads. After the
-/// commit, PostgreSQL delivers the append's `NOTIFY` (board and last revision) to every
-/// listening node; a rolled-back append sends none.
+/// key while moving the board from the revision before, in one statement (`AppendStatement`),
+/// so two nodes can never both write revision r: the second finds the board moved and inserts
+/// nothing (or, were the row there already, fails with a unique violation), reported as
+/// `StoreError.revisionConflict`, and its node reloads. After the commit, PostgreSQL delivers
+/// the append's `NOTIFY` (board and last revision) to every listening node; an append that
+/// claimed nothing or rolled back sends none.
 ///
 /// Rows hold the same stored format as SQLite's (`StoredFormat`), so a board moves between the
 /// two stores by export and import without a second codec.
@@ -317,55 +319,137 @@ public final class PostgresBoardStore: BoardStore {
         else {
             throw StoreError(.revisionConflict, "board \(boardID): the changesets of one append must follow each other")
         }
+        let claim = AppendStatement(changesets, boardID: boardID, notification: "\(last.revision) \(boardID)")
         let retained = retainedChangesets
         let logger = logger
         let format = StoredFormat.current.rawValue
         do {
+            guard let snapshot else {
+                // One statement is a transaction of its own: one round trip for the whole append.
+                guard try await Self.claimed(client.execute(claim, logger: logger)) == changesets.count else {
+                    throw try await Self.notClaimed(
+                        boardID,
+                        first: first.revision,
+                        client.query("SELECT 1 FROM board WHERE id = \(boardID)", logger: logger)
+                    )
+                }
+                return
+            }
             try await transaction { connection in
-                // The claim: each (board, revision) can be inserted once, ever, by one node.
-                for changeset in changesets {
-                    let changes = String(decoding: StoredFormat.encode(changeset.changes), as: UTF8.self)
-                    try await connection.query(
-                        """
-                        INSERT INTO changeset (board_id, revision, changes, format, client_id, op_id, time)
-                        VALUES (\(boardID), \(changeset.revision), \(changes), \(format), \(changeset.clientID), \(changeset.opID), \(changeset.time))
-                        """,
-                        logger: logger
+                guard try await Self.claimed(connection.execute(claim, logger: logger)) == changesets.count else {
+                    throw try await Self.notClaimed(
+                        boardID,
+                        first: first.revision,
+                        connection.query("SELECT 1 FROM board WHERE id = \(boardID)", logger: logger)
                     )
                 }
-                // No gap: the append must continue the board's last revision.
-                let moved = try await connection.query(
-                    "UPDATE board SET revision = \(last.revision) WHERE id = \(boardID) AND revision = \(first.revision - 1) RETURNING 1",
+                let content = String(decoding: StoredFormat.encode(snapshot), as: UTF8.self)
+                try await connection.query(
+                    """
+                    INSERT INTO snapshot (board_id, revision, content, format) VALUES (\(boardID), \(last.revision), \(content), \(format))
+                    ON CONFLICT (board_id) DO UPDATE SET revision = excluded.revision, content = excluded.content, format = excluded.format
+                    WHERE snapshot.revision < excluded.revision
+                    """,
                     logger: logger
-                ).collect().count
-                guard moved == 1 else {
-                    let exists = try await connection.query("SELECT 1 FROM board WHERE id = \(boardID)", logger: logger).collect().count
-                    guard exists == 1 else { throw StoreError(.boardNotFound, "no board \(boardID)") }
-                    throw StoreError(.revisionConflict, "board \(boardID) is not at revision \(first.revision - 1); cannot write \(first.revision)")
-                }
-                if let snapshot {
-                    let content = String(decoding: StoredFormat.encode(snapshot), as: UTF8.self)
-                    try await connection.query(
-                        """
-                        INSERT INTO snapshot (board_id, revision, content, format) VALUES (\(boardID), \(last.revision), \(content), \(format))
-                        ON CONFLICT (board_id) DO UPDATE SET revision = excluded.revision, content = excluded.content, format = excluded.format
-                        WHERE snapshot.revision < excluded.revision
-                        """,
-                        logger: logger
-                    )
-                    try await connection.query(
-                        "DELETE FROM changeset WHERE board_id = \(boardID) AND revision <= \(last.revision - retained)",
-                        logger: logger
-                    )
-                }
-                // Delivered to every listening node at commit, never for a rolled-back claim.
-                let payload = "\(last.revision) \(boardID)"
-                try await connection.query("SELECT pg_notify(\(Self.changesChannel), \(payload))", logger: logger)
+                )
+                try await connection.query(
+                    "DELETE FROM changeset WHERE board_id = \(boardID) AND revision <= \(last.revision - retained)",
+                    logger: logger
+                )
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
             throw StoreError(.revisionConflict, "board \(boardID): another node wrote revision \(first.revision) first")
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.foreignKeyViolation.raw {
             throw StoreError(.boardNotFound, "no board \(boardID)")
         }
+    }
+
+    /// How many changesets the claim inserted: all of them, or none when the board was not at
+    /// the revision before them.
+    private static func claimed<Rows: AsyncSequence>(_ rows: Rows) async throws -> Int where Rows.Element == Int64 {
+        var inserted: Int64 = 0
+        for try await count in rows { inserted = count }
+        return Int(inserted)
+    }
+
+    /// Why nothing was claimed: the board is gone, or it is not at the revision before `first`.
+    private static func notClaimed(_ boardID: String, first: Int64, _ boardRows: PostgresRowSequence) async throws -> StoreError {
+        guard try await boardRows.collect().count == 1 else { return StoreError(.boardNotFound, "no board \(boardID)") }
+        return StoreError(.revisionConflict, "board \(boardID) is not at revision \(first - 1); cannot write \(first)")
+    }
+}
+
+/// An append's claim as one statement, so that it costs one round trip and no BEGIN or COMMIT
+/// of its own: it moves `board.revision` from the revision before the changesets to their last,
+/// inserts each (board, revision) under the changeset table's primary key only if the board
+/// moved, and rings the other nodes (`pg_notify`, delivered at commit) only if it moved.
+///
+/// Two nodes claiming the same revision: the second one's UPDATE waits for the first one's row
+/// lock, then finds the board past its revision and moves nothing (`StoreError.revisionConflict`);
+/// a (board, revision) that is somehow in the log already still fails the insert with a unique
+/// violation, which rolls the whole statement back, NOTIFY included. Prepared once per connection.
+private struct AppendStatement: PostgresPreparedStatement {
+    static let name = "timerboard_append_v1"
+    static let sql = """
+        WITH moved AS (
+            UPDATE board SET revision = $2 WHERE id = $1 AND revision = $3
+            RETURNING pg_notify('\(PostgresBoardStore.changesChannel)', $4)
+        ), inserted AS (
+            INSERT INTO changeset (board_id, revision, changes, format, client_id, op_id, time)
+            SELECT $1, c.revision, c.changes, $5, CASE WHEN c.has_client THEN c.client_id END, CASE WHEN c.has_op THEN c.op_id END, c.time
+            FROM moved, unnest($6::int8[], $7::text[], $8::text[], $9::bool[], $10::text[], $11::bool[], $12::int8[])
+                AS c (revision, changes, client_id, has_client, op_id, has_op, time)
+            RETURNING 1
+        )
+        SELECT count(*) FROM inserted
+        """
+    typealias Row = Int64
+
+    let boardID: String
+    let last: Int64
+    let before: Int64
+    let notification: String
+    let revisions: [Int64]
+    let changes: [String]
+    // postgres-nio has no arrays of optionals: a NULL is "" with its flag false.
+    let clientIDs: [String]
+    let hasClientIDs: [Bool]
+    let opIDs: [String]
+    let hasOpIDs: [Bool]
+    let times: [Int64]
+
+    init(_ changesets: [StoredChangeset], boardID: String, notification: String) {
+        self.boardID = boardID
+        self.last = changesets.last?.revision ?? 0
+        self.before = (changesets.first?.revision ?? 1) - 1
+        self.notification = notification
+        revisions = changesets.map(\.revision)
+        changes = changesets.map { String(decoding: StoredFormat.encode($0.changes), as: UTF8.self) }
+        clientIDs = changesets.map { $0.clientID ?? "" }
+        hasClientIDs = changesets.map { $0.clientID != nil }
+        opIDs = changesets.map { $0.opID ?? "" }
+        hasOpIDs = changesets.map { $0.opID != nil }
+        times = changesets.map(\.time)
+    }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 12)
+        bindings.append(boardID)
+        bindings.append(last)
+        bindings.append(before)
+        bindings.append(notification)
+        bindings.append(StoredFormat.current.rawValue)
+        bindings.append(revisions)
+        bindings.append(changes)
+        bindings.append(clientIDs)
+        bindings.append(hasClientIDs)
+        bindings.append(opIDs)
+        bindings.append(hasOpIDs)
+        bindings.append(times)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode(Int64.self)
     }
 }

@@ -141,6 +141,13 @@ def build(editor: Editor, sections: int, per_section: int):
         editor.edit(ops[start:start + 100])
 
 
+def start_every_timer(editor: Editor, sections: int):
+    """Every timer of the board running (the 0:00 ones count overtime at once)."""
+    ops = [{"op": "startSection", "id": f"s{s}"} for s in range(sections)]
+    for start in range(0, len(ops), 100):
+        editor.edit(ops[start:start + 100])
+
+
 METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
 
 
@@ -154,12 +161,14 @@ def idle(page):
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))))")
 
 
-def measure(browser, port: int, timers: int, renames: int, scroll_screens: int, loads: int = 1):
+def measure(browser, port: int, timers: int, renames: int, scroll_screens: int, loads: int = 1, running: bool = False):
     sections, per_section = SHAPES[timers]
     board = create_board(port, f"Bench {timers}")
     editor = Editor(port, board, f"bench-build-{timers}")
     t = time.time()
     build(editor, sections, per_section)
+    if running:
+        start_every_timer(editor, sections)
     build_s = time.time() - t
 
     # The load is measured `loads` times, each in a fresh context (the median is printed); the
@@ -183,6 +192,13 @@ def measure(browser, port: int, timers: int, renames: int, scroll_screens: int, 
     load = {key: statistics.median(l[key] for l in loads_seen) for key in loads_seen[0]}
     load["frames"] = [round(l["frame"]) for l in loads_seen]
     idle(page)
+
+    # Nobody edits for 5 s: what the page costs while it only shows the time passing (the
+    # countdowns of the rows it holds tick; with --running, every timer of the board runs).
+    before = metrics(cdp)
+    page.wait_for_timeout(5_000)
+    after = metrics(cdp)
+    quiet = {k: (after[k] - before[k]) / 5 for k in METRICS}
 
     samples = {"on screen": [], "off screen": []}
     for i in range(renames):
@@ -218,8 +234,8 @@ def measure(browser, port: int, timers: int, renames: int, scroll_screens: int, 
     scroll.update(heap_mb=held.get("JSHeapUsedSize", 0) / 1e6, nodes=held.get("Nodes", 0))
     editor.close()
     context.close()
-    return {"timers": timers, "sections": sections, "build_s": build_s, "load": load, "renames": samples,
-            "rename_longest_longtask": longest, "scroll": scroll}
+    return {"timers": timers, "sections": sections, "running": running, "build_s": build_s, "load": load,
+            "quiet": quiet, "renames": samples, "rename_longest_longtask": longest, "scroll": scroll}
 
 
 def report(result):
@@ -227,6 +243,10 @@ def report(result):
     print(f"\n[{result['client']}] {result['timers']:,} timers in {result['sections']} sections ({load['elements']:,} elements; built in {result['build_s']:.1f} s)")
     print(f"  load (median of {len(load['frames'])}): board in DOM {load['ready']:.0f} ms, next frame {load['frame']:.0f} ms, "
           f"longest long task {load['longest']:.0f} ms; next frame each time: {load['frames']}")
+    quiet = result["quiet"]
+    print(f"  nobody editing, {'every timer running' if result['running'] else 'timers as built'}: main-thread tasks "
+          f"{quiet['TaskDuration']:.1f} ms per second (script {quiet['ScriptDuration']:.1f}, style "
+          f"{quiet['RecalcStyleDuration']:.1f}, layout {quiet['LayoutDuration']:.1f})")
     for where, samples in result["renames"].items():
         if not samples:
             continue
@@ -251,6 +271,7 @@ def main():
     parser.add_argument("--web-root", type=Path, default=ROOT / "web-static")
     parser.add_argument("--before", type=Path, help="another copy of the client, measured in the same run, size by size")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--running", action="store_true", help="start every timer of each board before measuring")
     args = parser.parse_args()
     clients = ([("before", args.before)] if args.before else []) + [("after" if args.before else "client", args.web_root)]
     # One server per client (the page loads its modules from the root), both from the same binary.
@@ -263,7 +284,7 @@ def main():
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
             for size in (int(s) for s in args.sizes.split(",")):
                 for name, _ in clients:
-                    results.append({"client": name, **measure(browser, servers[name].port, size, args.renames, args.scroll_screens, args.loads)})
+                    results.append({"client": name, **measure(browser, servers[name].port, size, args.renames, args.scroll_screens, args.loads, args.running)})
                     report(results[-1])
             browser.close()
     finally:

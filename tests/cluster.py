@@ -85,6 +85,7 @@ class Client:
         self.answers = {}  # opId -> list of answers (ack or reject messages)
         self.seen = []  # (rev, changes) in the order received
         self.connections = 0
+        self.users = set()  # user ids on the board, as presence tells (both nodes' users)
         self.socket = None
         self.joined = asyncio.Event()
         self.task = None
@@ -144,6 +145,11 @@ class Client:
         elif kind == "changes":
             self.replica.apply(message)
             self.seen.append((message["rev"], message["changes"]))
+        elif kind == "presence":
+            self.users = {user["userId"] for user in message["users"]}
+        elif kind == "presenceChanged":
+            self.users |= {user["userId"] for user in message["users"]}
+            self.users -= set(message["left"])
         elif kind in ("ack", "reject") and message.get("opId") in self.answers:
             self.answers[message["opId"]].append(message)
             self.unanswered.pop(message["opId"], None)
@@ -186,6 +192,15 @@ class Client:
                 return
             await asyncio.sleep(0.05)
         raise AssertionError(f"{self.client_id}: unanswered after {timeout} s: {list(self.unanswered)}")
+
+    async def see(self, condition, what, timeout=30):
+        """Waits until `condition(self)` holds."""
+        for _ in range(int(timeout / 0.05)):
+            self.check()
+            if condition(self):
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"{self.client_id}: never saw {what} in {timeout} s")
 
     async def reach(self, revision, timeout=30):
         """Waits until the replica holds `revision`."""

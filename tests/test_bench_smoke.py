@@ -5,6 +5,7 @@ import subprocess
 import time
 
 from conftest import BINARY
+from test_metrics import metrics, value
 
 
 def bench(server, *args, tmp_path):
@@ -41,7 +42,13 @@ def test_fanout_reports_the_connections_the_server_closed_instead_of_only_losing
     out = tmp_path / "closed.json"
     bench = subprocess.Popen([str(BINARY), "bench", "fanout", "--subscribers", "10", "--rate", "20", "--seconds", "3",
                               "--server", server.http, "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(1.5)
+    # Mid-step: the server has accepted some of the step's 60 edits, not all of them.
+    for _ in range(600):
+        if value(metrics(server), "timerboard_edits_accepted_total") >= 10:
+            break
+        time.sleep(0.01)
+    else:
+        raise AssertionError("the bench's editor never got going")
     server.stop()
     printed, _ = bench.communicate(timeout=60)
     step = json.loads(out.read_text())

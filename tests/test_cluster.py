@@ -390,14 +390,19 @@ def test_timers_finishing_on_a_board_both_nodes_serve_make_nobody_reconnect(node
                  for i in range(3)]
         await first.edit({"op": "addSection", "id": "loop", "title": "Loop", "sequence": True, "loop": True}, *steps)
         await first.settle()
-        await asyncio.sleep(1)  # each node hears of the other's users
+        # Every node knows of the other's users: the timekeeper is decided the same way on both.
+        for client in clients:
+            await client.see(lambda c: len(c.users) == len(clients), "every user on both nodes")
         await first.edit({"op": "startSection", "id": "loop"})
         await first.settle()
-        await asyncio.sleep(8)  # eight finishes and hand-overs
-        stored = await converge(clients, [node1, node2], board)
-        finished = [rev for rev, changes in clients[3].seen
+
+        def finishes(client):
+            return [rev for rev, changes in client.seen
                     if any(c.get("update") == "timer" and c.get("run", {}).get("status") == "finished" for c in changes)]
-        assert len(finished) >= 6, clients[3].seen
+
+        # Eight finishes and hand-overs, seen on node 2.
+        await clients[3].see(lambda c: len(finishes(c)) >= 8, "eight finishes")
+        stored = await converge(clients, [node1, node2], board)
         assert [client.connections for client in clients] == [1, 1, 1, 1]
         assert claims_lost(node1) + claims_lost(node2) == 0
         assert sum(t["run"]["status"] == "running" for t in stored["timers"].values()) == 1

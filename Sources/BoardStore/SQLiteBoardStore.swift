@@ -172,21 +172,7 @@ public actor SQLiteBoardStore: BoardStore {
                 content = try StoredFormat.decodeBoard(snapshot["content"], format: snapshot["format"], boardID: id, revision: snapshotRevision)
             }
             let firstNeeded = min(snapshotRevision, revision - retained) + 1
-            let log = try Row.fetchAll(
-                db,
-                sql: "SELECT revision, changes, format, clientID, opID, time FROM changeset WHERE boardID = ? AND revision >= ? ORDER BY revision",
-                arguments: [id, firstNeeded]
-            ).map { row in
-                let revision: Int64 = row["revision"]
-                return StoredChangeset(
-                    boardID: id,
-                    revision: revision,
-                    changes: try StoredFormat.decodeChanges(row["changes"], format: row["format"], boardID: id, revision: revision),
-                    clientID: row["clientID"],
-                    opID: row["opID"],
-                    time: row["time"]
-                )
-            }
+            let log = try Self.changesets(of: id, from: firstNeeded, db)
             return try StoredLog.board(
                 info: info,
                 access: access,
@@ -202,24 +188,29 @@ public actor SQLiteBoardStore: BoardStore {
     public nonisolated func changesets(boardID: String, after revision: Int64) async throws -> [StoredChangeset]? {
         try await pool.read { db -> [StoredChangeset]? in
             guard let last = try Int64.fetchOne(db, sql: "SELECT revision FROM board WHERE id = ?", arguments: [boardID]) else { return nil }
-            let log = try Row.fetchAll(
-                db,
-                sql: "SELECT revision, changes, format, clientID, opID, time FROM changeset WHERE boardID = ? AND revision > ? ORDER BY revision",
-                arguments: [boardID, revision]
-            ).map { row in
-                let revision: Int64 = row["revision"]
-                return StoredChangeset(
-                    boardID: boardID,
-                    revision: revision,
-                    changes: try StoredFormat.decodeChanges(row["changes"], format: row["format"], boardID: boardID, revision: revision),
-                    clientID: row["clientID"],
-                    opID: row["opID"],
-                    time: row["time"]
-                )
-            }
+            let log = try Self.changesets(of: boardID, from: revision + 1, db)
             // Pruned past `revision` (only a snapshot has it now): the caller loads the board instead.
             let complete = StoredLog.holdsEvery(log, after: revision, through: last)
             return complete ? log : nil
+        }
+    }
+
+    /// The board's stored changesets from revision `first` on, in order.
+    private static func changesets(of boardID: String, from first: Int64, _ db: Database) throws -> [StoredChangeset] {
+        try Row.fetchAll(
+            db,
+            sql: "SELECT revision, changes, format, clientID, opID, time FROM changeset WHERE boardID = ? AND revision >= ? ORDER BY revision",
+            arguments: [boardID, first]
+        ).map { row in
+            let revision: Int64 = row["revision"]
+            return StoredChangeset(
+                boardID: boardID,
+                revision: revision,
+                changes: try StoredFormat.decodeChanges(row["changes"], format: row["format"], boardID: boardID, revision: revision),
+                clientID: row["clientID"],
+                opID: row["opID"],
+                time: row["time"]
+            )
         }
     }
 

@@ -461,6 +461,13 @@ actor BoardRoom {
         while !isClosed, !(unsaved.isEmpty && !isSaving) {
             _ = await waitUntilDurable()
         }
+        closeAsDeleted()
+        try await store.deleteBoard(id: boardID)
+        logger.notice("deleted the board")
+    }
+
+    /// The board is gone, here or on another node: no more work, and everyone on it is closed (4410).
+    private func closeAsDeleted() {
         isClosed = true
         access = nil
         expiryTask?.cancel()
@@ -468,8 +475,6 @@ actor BoardRoom {
         presenceAnnouncer?.cancel()
         disconnectAll(where: { _ in true }, code: Self.boardDeletedCode, reason: "the board was deleted")
         resumeDurabilityWaiters()
-        try await store.deleteBoard(id: boardID)
-        logger.notice("deleted the board")
     }
 
     /// Close codes of docs/protocol.md, "Links and roles".
@@ -675,13 +680,7 @@ actor BoardRoom {
         }
         guard !isClosed else { return }
         guard let stored else {
-            isClosed = true
-            access = nil
-            expiryTask?.cancel()
-            presenceFlush?.cancel()
-            presenceAnnouncer?.cancel()
-            disconnectAll(where: { _ in true }, code: Self.boardDeletedCode, reason: "the board was deleted")
-            resumeDurabilityWaiters()
+            closeAsDeleted()
             logger.notice("the board was deleted on another node")
             return
         }

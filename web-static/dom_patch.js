@@ -53,6 +53,7 @@
 //   #ended-page[data-reason=no-secret|wrong-link|replaced|deleted]: #ended-title, #ended-text
 
 import { ADJUST_MS } from "./constants.js";
+import { ElementTemplate, ITEM_ID } from "./element_template.js";
 
 /** @typedef {import("./protocol.js").Section} Section */
 /** @typedef {import("./protocol.js").Timer} Timer */
@@ -95,21 +96,30 @@ function fieldInput(doc, className, label, extra = {}) {
  * @param {number} maxTitleLength
  */
 export function createSectionElement(doc, section, maxTitleLength) {
-  const bodyId = `section-body-${section.id}`;
-  const titleId = `section-title-${section.id}`;
+  const element = templateOf(doc, `section ${maxTitleLength}`, () => sectionShape(doc, maxTitleLength)).stamp(section.id);
+  setFieldValue(/** @type {FieldInput} */ (fieldOf(element, "title")), section.title);
+  setExpanded(element, section.isExpanded);
+  setSequence(element, section);
+  return element;
+}
+
+/** Every section's elements, ITEM_ID for its id (element_template.js). @param {Document} doc @param {number} maxTitleLength */
+function sectionShape(doc, maxTitleLength) {
+  const bodyId = `section-body-${ITEM_ID}`;
+  const titleId = `section-title-${ITEM_ID}`;
   const title = fieldInput(doc, "section-title", "Section title", {
     id: titleId, "data-field": "title", maxlength: String(maxTitleLength), enterkeyhint: "done",
   });
   const toggle = iconButton(doc, "section-toggle", "Show or hide this section's timers", "chevron");
   toggle.setAttribute("aria-controls", bodyId);
-  const element = h(doc, "section", { class: "section", "data-kind": "section", "data-id": section.id, "aria-labelledby": titleId }, [
+  return h(doc, "section", { class: "section", "data-kind": "section", "data-id": ITEM_ID, "aria-labelledby": titleId }, [
     h(doc, "header", { class: "section-header" }, [
       toggle,
       title,
       h(doc, "span", { class: "section-progress", role: "status" }),
-      sectionRunButton(doc, section.id, titleId),
-      labelledButton(doc, "section-skip", `section-skip-${section.id}`, titleId, "Skip", "Skip to the next timer"),
-      labelledButton(doc, "section-restart", `section-restart-${section.id}`, titleId, "Restart", "Restart the sequence from its first timer"),
+      sectionRunButton(doc, ITEM_ID, titleId),
+      labelledButton(doc, "section-skip", `section-skip-${ITEM_ID}`, titleId, "Skip", "Skip to the next timer"),
+      labelledButton(doc, "section-restart", `section-restart-${ITEM_ID}`, titleId, "Restart", "Restart the sequence from its first timer"),
       h(doc, "div", { class: "actions" }, [
         pressedButton(doc, "section-sequence", "Sequence", "Run the timers one after another"),
         pressedButton(doc, "section-loop", "Loop", "Start the sequence again after its last timer"),
@@ -121,13 +131,9 @@ export function createSectionElement(doc, section, maxTitleLength) {
     h(doc, "div", { class: "section-body", id: bodyId }, [
       h(doc, "ol", { class: "timers", "aria-label": "Timers" }),
       h(doc, "p", { class: "empty-note" }, ["No timers yet."]),
-      addTimerForm(doc, section.id, maxTitleLength),
+      addTimerForm(doc, ITEM_ID, maxTitleLength),
     ]),
   ]);
-  setFieldValue(/** @type {FieldInput} */ (title), section.title);
-  setExpanded(element, section.isExpanded);
-  setSequence(element, section);
-  return element;
 }
 
 /**
@@ -182,7 +188,20 @@ function addTimerForm(doc, sectionId, maxTitleLength) {
  * @param {{maxTitleLength: number, maxMinutes: number, maxSeconds: number}} limits
  */
 export function createTimerElement(doc, timer, limits) {
-  const titleId = `timer-title-${timer.id}`;
+  const key = `timer ${limits.maxTitleLength} ${limits.maxMinutes} ${limits.maxSeconds}`;
+  const element = templateOf(doc, key, () => timerShape(doc, limits)).stamp(timer.id);
+  for (const field of /** @type {const} */ (["title", "minutes", "seconds", "warnAt"])) {
+    setFieldValue(/** @type {FieldInput} */ (fieldOf(element, field)), formatField(field, timer[field]));
+  }
+  return element;
+}
+
+/**
+ * Every timer row's elements, ITEM_ID for its id (element_template.js).
+ * @param {Document} doc @param {{maxTitleLength: number, maxMinutes: number, maxSeconds: number}} limits
+ */
+function timerShape(doc, limits) {
+  const titleId = `timer-title-${ITEM_ID}`;
   const title = fieldInput(doc, "timer-title", "Timer title", {
     id: titleId, "data-field": "title", maxlength: String(limits.maxTitleLength), enterkeyhint: "done",
   });
@@ -198,14 +217,14 @@ export function createTimerElement(doc, timer, limits) {
   const move = h(doc, "select", { class: "field timer-section", "aria-label": "Move timer to another section" }, [
     h(doc, "option", { value: "" }, ["Move to…"]),
   ]);
-  const element = h(doc, "li", { class: "timer", "data-kind": "timer", "data-id": timer.id }, [
-    runButton(doc, "timer-toggle", `timer-toggle-label-${timer.id}`, "Start", titleId, "play"),
+  return h(doc, "li", { class: "timer", "data-kind": "timer", "data-id": ITEM_ID }, [
+    runButton(doc, "timer-toggle", `timer-toggle-label-${ITEM_ID}`, "Start", titleId, "play"),
     title,
     h(doc, "span", { class: "run" }, [
       h(doc, "span", { class: "timer-countdown", role: "timer" }),
       h(doc, "span", { class: "timer-status" }),
     ]),
-    runButton(doc, "timer-reset", `timer-reset-label-${timer.id}`, "Reset", titleId, "reset"),
+    runButton(doc, "timer-reset", `timer-reset-label-${ITEM_ID}`, "Reset", titleId, "reset"),
     h(doc, "span", { class: "duration", title: "Length" }, [minutes, h(doc, "span", { class: "colon", "aria-hidden": "true" }, [":"]), seconds]),
     warn,
     h(doc, "div", { class: "actions" }, [
@@ -215,11 +234,18 @@ export function createTimerElement(doc, timer, limits) {
       iconButton(doc, "timer-delete", "Delete timer", "delete"),
     ]),
   ]);
-  for (const input of [title, minutes, seconds, warn]) {
-    const field = /** @type {keyof Timer} */ (input.dataset.field);
-    setFieldValue(/** @type {FieldInput} */ (input), formatField(field, timer[field]));
-  }
-  return element;
+}
+
+/** Each document's shapes, by kind and limits (a shape holds the limits' maxlength and max). @type {WeakMap<Document, Map<string, ElementTemplate>>} */
+const templates = new WeakMap();
+
+/** @param {Document} doc @param {string} key @param {() => HTMLElement} shape */
+function templateOf(doc, key, shape) {
+  let shapes = templates.get(doc);
+  if (!shapes) templates.set(doc, (shapes = new Map()));
+  let template = shapes.get(key);
+  if (!template) shapes.set(key, (template = new ElementTemplate(shape())));
+  return template;
 }
 
 // MARK: fields

@@ -1,7 +1,7 @@
 // @ts-check
 // A tiny DOM for unit tests of the views and dom_patch.js under `node --test` (no npm): elements,
 // text, attributes, dataset, classList, style, input values and focus, and querySelector for simple
-// selectors (`tag`, `#id`, `.class`, `[attr]`, `[attr=value]`, combined, no combinators). Every change is
+// selectors (`*`, `tag`, `#id`, `.class`, `[attr]`, `[attr=value]`, combined, no combinators). Every change is
 // logged in `doc.mutations`, as a MutationObserver would see it (`value` too, which it would not),
 // so a test can say exactly what a patch touched.
 
@@ -98,6 +98,19 @@ export class FakeElement extends FakeNode {
   setAttribute(name, value) {
     this.attributes.set(name, String(value));
     this.ownerDocument.log({ type: "attributes", target: this, name });
+  }
+
+  getAttributeNames() {
+    return [...this.attributes.keys()];
+  }
+
+  /** A copy of its attributes, value and (deep) children, not in any parent; unlogged, like any change to a detached element. @param {boolean} [deep] */
+  cloneNode(deep = false) {
+    const copy = new FakeElement(this.ownerDocument, this.tagName.toLowerCase());
+    copy.attributes = new Map(this.attributes);
+    copy._value = this._value;
+    if (deep) copy.append(...this.childNodes.map((n) => (n instanceof FakeElement ? n.cloneNode(true) : new FakeText(this.ownerDocument, /** @type {FakeText} */ (n).data))));
+    return copy;
   }
 
   /** @param {string} name */
@@ -265,6 +278,7 @@ function dataName(key) {
 
 /** @param {string} selector one compound selector: tag, #id, .class, [attr], [attr=value] @returns {(e: FakeElement) => boolean} */
 function compile(selector) {
+  if (selector === "*") return () => true;
   const parts = selector.match(/^[a-z]+|#[\w-]+|\.[\w-]+|\[[\w-]+(?:=["']?[^\]"']*["']?)?\]/gi) ?? [];
   if (parts.join("") !== selector) throw new Error(`fake_dom: unsupported selector ${selector}`);
   const tests = parts.map((part) => {

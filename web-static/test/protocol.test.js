@@ -298,6 +298,16 @@ describe("server message parser", () => {
       assert.throws(() => parseServerMessage(message), ProtocolError);
     });
   }
+
+  test("says where in the message the fault is, down to the item of a list", () => {
+    const snapshot = fixture("server/snapshot.json");
+    const timer = snapshot.timers[0];
+    const badRun = { ...snapshot, timers: [timer, { ...timer, id: "t2", run: { status: "late", elapsed: 0 } }] };
+    assert.throws(() => parseServerMessage(badRun), /^ProtocolError: message\.timers\[1\]\.run\.status must be one of/);
+    const noTitle = { ...snapshot, sections: [{ ...snapshot.sections[0], title: undefined }] };
+    assert.throws(() => parseServerMessage(JSON.stringify(noTitle)), /^ProtocolError: message\.sections\[0\]\.title is missing/);
+    assert.throws(() => parseServerMessage({ ...snapshot, timers: [timer, 7] }), /^ProtocolError: message\.timers\[1\] must be an object/);
+  });
 });
 
 describe("ids", () => {

@@ -1,6 +1,7 @@
 // @ts-check
-// index.html asks for every module the page imports at once (modulepreload): a module it forgets is
-// fetched only once its importer has arrived and been parsed, a round trip more on every first load.
+// index.html asks for what the first load needs in the order it needs it: every module the page
+// imports at once (modulepreload; a module it forgets is fetched only once its importer has arrived
+// and been parsed), and early_paint.js before them all.
 
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -26,4 +27,12 @@ test("index.html preloads every module main.js imports, directly or not", () => 
   assert.deepEqual([...imported].filter((name) => !preloaded.has(name)).sort(), []);
   const modules = readdirSync(root).filter((name) => name.endsWith(".js") && !["main.js", "early_paint.js"].includes(name));
   assert.deepEqual(modules.filter((name) => !imported.has(name)), [], "every module in web-static is used");
+});
+
+test("early_paint.js is asked for before the modules, so the page's frame is drawn while they load", () => {
+  const html = readFileSync(new URL("index.html", root), "utf8");
+  const early = html.indexOf('<link rel="preload" href="/early_paint.js" as="script">');
+  assert.ok(early > 0, "early_paint.js is preloaded");
+  assert.ok(early < html.indexOf('<script type="module"'), "before main.js");
+  assert.ok(early < html.indexOf('rel="modulepreload"'), "before the other modules");
 });

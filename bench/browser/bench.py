@@ -21,7 +21,8 @@ in a fresh browser context and measures:
 
 `--web-root` serves another copy of the client; `--before DIR` measures a second copy in the same run,
 size by size (for example `git archive <commit> web-static | tar -x -C /tmp/before`), each on a server
-of its own from the same binary. Not a test: it prints figures, asserts nothing.
+of its own from the same binary; their loads alternate (a machine whose speed drifts during the run
+weighs on both alike). Not a test: it prints figures, asserts nothing.
 """
 import argparse
 import json
@@ -161,36 +162,45 @@ def idle(page):
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))))")
 
 
-def measure(browser, port: int, timers: int, renames: int, scroll_screens: int, loads: int = 1, running: bool = False):
-    sections, per_section = SHAPES[timers]
-    board = create_board(port, f"Bench {timers}")
-    editor = Editor(port, board, f"bench-build-{timers}")
-    t = time.time()
-    build(editor, sections, per_section)
-    if running:
-        start_every_timer(editor, sections)
-    build_s = time.time() - t
+class Board:
+    """One size's board on one client's server, built by the editor that later renames in it."""
 
-    # The load is measured `loads` times, each in a fresh context (the median is printed); the
-    # renames and the scrolling run in the last one.
-    loads_seen = []
-    for attempt in range(loads):
+    def __init__(self, port: int, timers: int, running: bool):
+        self.port, self.timers, self.running = port, timers, running
+        self.sections, per_section = SHAPES[timers]
+        self.ref = create_board(port, f"Bench {timers}")
+        self.editor = Editor(port, self.ref, f"bench-build-{timers}")
+        t = time.time()
+        build(self.editor, self.sections, per_section)
+        if running:
+            start_every_timer(self.editor, self.sections)
+        self.build_s = time.time() - t
+        self.loads = []
+
+    def load(self, browser):
+        """Opens the board in a fresh context and records the load; returns the context, page and CDP session."""
         context = browser.new_context(viewport={"width": 1100, "height": 800})
         context.add_init_script("localStorage.setItem('timerboard.name', 'Bench')")
         context.add_init_script(PAGE_PROBE)
         page = context.new_page()
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable")
-        page.goto(f"http://127.0.0.1:{port}/b/{board}#edit={board.edit}")
+        page.goto(f"http://127.0.0.1:{self.port}/b/{self.ref}#edit={self.ref.edit}")
         page.wait_for_function("() => window.__bench.frame !== null", timeout=120_000)
         page.wait_for_function("() => document.getElementById('connection').dataset.state === 'live'", timeout=60_000)
-        loads_seen.append(page.evaluate("""() => ({ready: __bench.ready, frame: __bench.frame,
+        self.loads.append(page.evaluate("""() => ({ready: __bench.ready, frame: __bench.frame,
             longest: Math.max(0, ...__bench.longtasks.filter(t => t.start <= __bench.frame).map(t => t.duration)),
             elements: document.getElementsByTagName('*').length})"""))
-        if attempt < loads - 1:
-            context.close()
-    load = {key: statistics.median(l[key] for l in loads_seen) for key in loads_seen[0]}
-    load["frames"] = [round(l["frame"]) for l in loads_seen]
+        return context, page, cdp
+
+
+def measure(browser, board: Board, renames: int, scroll_screens: int):
+    """One more load of `board` (the median of all its loads is printed), then, in that page: the idle
+    cost, the renames and the scrolling."""
+    timers, sections, running, editor = board.timers, board.sections, board.running, board.editor
+    context, page, cdp = board.load(browser)
+    load = {key: statistics.median(l[key] for l in board.loads) for key in board.loads[0]}
+    load["frames"] = [round(l["frame"]) for l in board.loads]
     idle(page)
 
     # Nobody edits for 5 s: what the page costs while it only shows the time passing (the
@@ -234,7 +244,7 @@ def measure(browser, port: int, timers: int, renames: int, scroll_screens: int, 
     scroll.update(heap_mb=held.get("JSHeapUsedSize", 0) / 1e6, nodes=held.get("Nodes", 0))
     editor.close()
     context.close()
-    return {"timers": timers, "sections": sections, "running": running, "build_s": build_s, "load": load,
+    return {"timers": timers, "sections": sections, "running": running, "build_s": board.build_s, "load": load,
             "quiet": quiet, "renames": samples, "rename_longest_longtask": longest, "scroll": scroll}
 
 
@@ -283,8 +293,14 @@ def main():
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
             for size in (int(s) for s in args.sizes.split(",")):
-                for name, _ in clients:
-                    results.append({"client": name, **measure(browser, servers[name].port, size, args.renames, args.scroll_screens, args.loads, args.running)})
+                boards = {name: Board(servers[name].port, size, args.running) for name, _ in clients}
+                # All loads but the last alternate between the clients, so a machine that slows
+                # down or speeds up during the run weighs on both alike; the last is measure()'s.
+                for _ in range(args.loads - 1):
+                    for board in boards.values():
+                        board.load(browser)[0].close()
+                for name, board in boards.items():
+                    results.append({"client": name, **measure(browser, board, args.renames, args.scroll_screens)})
                     report(results[-1])
             browser.close()
     finally:

@@ -22,11 +22,15 @@ import { orderedSections, timersBySection } from "./store.js";
 /** A board up to this many timers is built whole at once; a bigger one builds a screenful first. */
 export const BUILD_AT_ONCE = 300;
 /**
- * How many timers the first render of a big board builds: a tall screen's worth (a row is about
- * 52 px), in whole sections. The sections below are built in slices right after the first frame
- * (they are within BUILD_MARGIN): 120 here made that frame pay for 8 screens of rows.
+ * How many timers the first render of a big board builds when the screen's height is not known: a
+ * tall screen's worth. Otherwise it builds the rows one screen can show (ROW_HEIGHT each), the last
+ * section cut where the screen ends; the rest, below, is built in slices right after the first
+ * frame (within BUILD_MARGIN). Whole sections made the first frame of a 2,000-timer board lay out
+ * 40 rows for a screen that shows 13 (docs/performance.md).
  */
 export const BUILD_FIRST = 30;
+/** A timer row's height in px (style.css: 3.25rem), to count the rows a screen shows. */
+export const ROW_HEIGHT = 52;
 /** How far from the screen a section's timers are built, so they are there before they show. */
 export const BUILD_MARGIN = "1500px 0px";
 /**
@@ -41,11 +45,16 @@ export const BUILD_SLICE = 80;
 export class BoardView {
   /**
    * @param {HTMLElement} container #sections
-   * @param {{IntersectionObserver?: typeof IntersectionObserver | null, schedule?: (f: () => void) => void}} [env]
-   *   for tests: IntersectionObserver null builds everything at once; schedule runs the next build slice
+   * @param {{IntersectionObserver?: typeof IntersectionObserver | null, schedule?: (f: () => void) => void, screenHeight?: number}} [env]
+   *   for tests: IntersectionObserver null builds everything at once; schedule runs the next build
+   *   slice; screenHeight (px, else the screen's) sets how many rows the first render builds
    */
   constructor(container, env = {}) {
     this.container = container;
+    // The screen's, not the window's: reading innerHeight makes Chromium lay out the page there and then.
+    const height = env.screenHeight ?? container.ownerDocument.defaultView?.screen?.availHeight ?? 0;
+    /** How many timers a big board's first render builds: a screenful. */
+    this.firstRows = height > 0 ? Math.ceil(height / ROW_HEIGHT) + 1 : BUILD_FIRST;
     this.IntersectionObserver = env.IntersectionObserver === undefined ? globalThis.IntersectionObserver ?? null : env.IntersectionObserver;
     this.schedule = env.schedule ?? ((/** @type {() => void} */ f) => void setTimeout(f, 0));
     /** Sees sections come within BUILD_MARGIN of the screen. @type {IntersectionObserver | null} */
@@ -56,8 +65,9 @@ export class BoardView {
     this.queue = new Map();
     this.sliceScheduled = false;
     /**
-     * Sections whose timers are not built yet (a big board's, far from the screen): their timers
-     * are in the store, not in the DOM, until the section comes near the screen.
+     * Sections whose timers are not all built (a big board's, far from the screen, or cut where
+     * the first screen ended): the rest are in the store, not in the DOM, until the section comes
+     * near the screen.
      * @type {Set<string>}
      */
     this.lazy = new Set();
@@ -139,24 +149,24 @@ export class BoardView {
   // MARK: first render
 
   /**
-   * The first board. A big one gets its first screenful of timers now and every other section
-   * as an empty shell, whose timers are built when it comes near the screen (#fill): the page
-   * shows and answers at once, and a board of 10,000 timers costs what is looked at.
+   * The first board. A big one gets its first screenful of timers now and every other timer
+   * later: each section below is a shell (the one the screen ends in holds its first rows),
+   * whose timers are built when it comes near the screen (#fill). The page shows and answers at
+   * once, and a board of 10,000 timers costs what is looked at.
    * @param {Board} board
    */
   #build(board) {
     const timers = timersBySection(board);
     const lazy = board.timers.size > BUILD_AT_ONCE && this.IntersectionObserver !== null;
-    let count = 0;
+    let room = lazy ? this.firstRows : Infinity;
     const sections = orderedSections(board).map((section) => {
       const element = this.#createSection(section);
       const list = timers.get(section.id) ?? [];
-      if (lazy && count >= BUILD_FIRST && list.length > 0) this.#defer(section.id, element, list.length);
-      else {
-        timerListOf(element).append(...list.map((t) => this.#createTimer(t)));
-        if (lazy) this.#observe(element);
-      }
-      count += list.length;
+      const now = list.length <= room ? list : list.slice(0, room);
+      timerListOf(element).append(...now.map((t) => this.#createTimer(t)));
+      if (now.length < list.length) this.#defer(section.id, element, list.length);
+      else if (lazy) this.#observe(element);
+      room -= now.length;
       return element;
     });
     this.container.replaceChildren(...sections);
@@ -221,22 +231,25 @@ export class BoardView {
   }
 
   /**
-   * A lazy section came near the screen: builds its timers from the board last rendered.
-   * @param {string} id @returns {string[]} the ids built (the section's and its timers')
+   * A lazy section came near the screen: builds the timers it does not show yet, from the board
+   * last rendered, each in its place among those it shows.
+   * @param {string} id @returns {string[]} the ids built (the section's and its new timers')
    */
   #fill(id) {
     const element = this.elements.get(id);
     if (!element || !this.lazy.delete(id) || !this.board) return [];
     const timers = [...this.board.timers.values()].filter((t) => t.sectionID === id).sort(compareByOrder);
+    const added = timers.filter((t) => !this.timers.has(t.id));
     this.patching = true;
     try {
-      timerListOf(element).append(...timers.map((t) => this.#createTimer(t)));
+      for (const timer of added) this.#createTimer(timer);
+      this.#place(timerListOf(element), timers, new Set(added.map((t) => t.id)));
     } finally {
       this.patching = false;
     }
     delete element.dataset.built;
     element.style.removeProperty("--timers");
-    return [id, ...timers.map((t) => t.id)];
+    return [id, ...added.map((t) => t.id)];
   }
 
   /**
@@ -248,7 +261,7 @@ export class BoardView {
     const id = /** @type {string} */ (element.dataset.id);
     this.queue.delete(id);
     const ids = [...(this.timersOf.get(id) ?? [])];
-    if (this.lazy.has(id) || ids.length === 0 || element.contains(this.doc.activeElement)) return;
+    if (ids.length === 0 || element.contains(this.doc.activeElement)) return;
     this.patching = true;
     try {
       timerListOf(element).replaceChildren();
@@ -260,9 +273,10 @@ export class BoardView {
       this.elements.delete(timerId);
     }
     this.timersOf.set(id, new Set());
+    // A section cut by the first screen already says how many timers it holds; it showed fewer.
+    if (!this.lazy.has(id)) element.style.setProperty("--timers", String(ids.length));
     this.lazy.add(id);
     element.dataset.built = "false";
-    element.style.setProperty("--timers", String(ids.length));
     this.onDropped(ids);
   }
 
@@ -346,8 +360,8 @@ export class BoardView {
   /** @param {Timer} timer @returns {boolean} whether it must be put in place (added or moved) */
   #patchTimer(timer) {
     const before = this.timers.get(timer.id);
-    if (this.lazy.has(timer.sectionID)) {
-      // Its section's timers are built when it comes near the screen, from the board then.
+    if (this.lazy.has(timer.sectionID) && before?.sectionID !== timer.sectionID) {
+      // Its section's other timers are built when it comes near the screen, from the board then.
       if (before) this.#removeTimer(timer.id);
       return false;
     }

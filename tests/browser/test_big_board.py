@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import dom_changes, wait_live, wait_rev, watch_dom
+from conftest import DESKTOP, board_path, dom_changes, wait_live, wait_rev, watch_dom
 from raw_websocket import RawClient
 
 SECTIONS, TIMERS = 50, 40
@@ -101,6 +101,33 @@ def test_no_long_tasks_while_someone_else_edits_a_big_board(user, big_board):
     assert len(long_tasks) <= edits // 10, f"{len(long_tasks)} long tasks for {edits} edits: {long_tasks}"
     expect(page.locator("#section-title-s2")).to_have_value(f"Section 2 v{edits - 1}")
     assert page.errors == []
+
+
+# How many rows the first section held when the board first reached the DOM.
+FIRST_RENDER = """(() => {
+    new MutationObserver((records, observer) => {
+        const sections = document.getElementById('sections');
+        if (sections?.dataset.ready !== 'true') return;
+        window.__firstRender = sections.querySelectorAll('[data-id=s0] [data-kind=timer]').length;
+        observer.disconnect();
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+})();"""
+
+
+def test_the_first_render_builds_a_screenful_and_the_rest_of_the_section_follows_in_order(browser, server, board, big_board):
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(FIRST_RENDER)
+    page = context.new_page()
+    page.goto(server.http + board_path(board, "edit"))
+    page.wait_for_function("() => window.__firstRender !== undefined")
+    # The rows one screen can show (board_view.js: ROW_HEIGHT), not the whole first section.
+    screenful = page.evaluate("() => Math.ceil(screen.availHeight / 52) + 1")
+    assert page.evaluate("() => window.__firstRender") == screenful < TIMERS
+    # The rest come right after the first frame, in their places.
+    expect(page.locator("[data-id=s0] [data-kind=timer]")).to_have_count(TIMERS)
+    titles = page.locator("[data-id=s0] .timer-title").evaluate_all("inputs => inputs.map(i => i.value)")
+    assert titles == [f"Timer 0.{t}" for t in range(TIMERS)]
+    context.close()
 
 
 SCROLL_TO_END = """async () => {

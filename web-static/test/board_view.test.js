@@ -5,8 +5,9 @@
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
-import { BoardView, BUILD_AT_ONCE, BUILD_FIRST, BUILD_MARGIN, BUILD_SLICE, DROP_MARGIN } from "../board_view.js";
+import { BoardView, BUILD_AT_ONCE, BUILD_FIRST, BUILD_MARGIN, BUILD_SLICE, DROP_MARGIN, ROW_HEIGHT } from "../board_view.js";
 import { CountdownView } from "../countdown_view.js";
+import { compareByOrder } from "../order.js";
 import * as protocol from "../protocol.js";
 import { Store } from "../store.js";
 import { FakeDocument, FakeIntersectionObserver } from "./fake_dom.js";
@@ -34,12 +35,15 @@ function snapshot(sections, timers) {
 }
 
 /** A page: a store, a BoardView on a fake document, and `apply` for the server's changesets. */
-function page({ sections = 3, timers = 2, IntersectionObserver = /** @type {any} */ (null), schedule = (/** @type {() => void} */ f) => f() } = {}) {
+function page({
+  sections = 3, timers = 2, IntersectionObserver = /** @type {any} */ (null), schedule = (/** @type {() => void} */ f) => f(),
+  screenHeight = /** @type {number | undefined} */ (undefined),
+} = {}) {
   const doc = new FakeDocument();
   const container = doc.createElement("div");
   doc.body.append(container);
   const store = new Store();
-  const view = new BoardView(/** @type {any} */ (container), { IntersectionObserver, schedule });
+  const view = new BoardView(/** @type {any} */ (container), { IntersectionObserver, schedule, screenHeight });
   const render = () => view.render(store.displayed, store.takeTouched());
   store.loadSnapshot(/** @type {any} */ (snapshot(sections, timers)));
   render();
@@ -153,12 +157,18 @@ describe("BoardView on a big board", () => {
     FakeIntersectionObserver.all = [];
   });
   const sections = 20, timers = 40;
+  // A screen of 59 rows: the first section whole, the second cut after 19 rows, the rest shells.
+  const screenHeight = 3000, screenRows = Math.ceil(screenHeight / ROW_HEIGHT) + 1;
+  /** @param {Parameters<typeof page>[0]} options */
+  const bigPage = (options = {}) => page({ sections, timers, IntersectionObserver: FakeIntersectionObserver, screenHeight, ...options });
 
   test("builds a screenful of timers first; a section's timers when it comes near the screen", () => {
     assert.ok(sections * timers > BUILD_AT_ONCE);
-    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver });
-    const built = p.shown().filter(([, list]) => list.length > 0).length;
-    assert.equal(built, Math.ceil(BUILD_FIRST / timers));
+    assert.equal(screenRows, 59);
+    const p = bigPage();
+    assert.deepEqual(p.shown().map(([, list]) => list.length).slice(0, 3), [timers, screenRows - timers, 0]);
+    assert.equal(p.view.elements.get("s0")?.dataset.built, undefined);
+    assert.equal(p.view.elements.get("s1")?.dataset.built, "false", "the section the screen ends in is cut, and fills later");
     assert.equal(p.shown().length, sections, "every section is there, as a shell if need be");
     const shell = /** @type {any} */ (p.view.elements.get("s10"));
     assert.equal(shell.dataset.built, "false");
@@ -175,8 +185,40 @@ describe("BoardView on a big board", () => {
     assert.deepEqual(builtIds, [["s10", ...Array.from({ length: timers }, (_, t) => `s10t${t}`)]]);
   });
 
-  test("a timer moved into a shell leaves the DOM until the shell is built", () => {
+  test("without the screen's height, it builds BUILD_FIRST timers first", () => {
     const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver });
+    assert.equal(p.view.elements.size - sections, BUILD_FIRST);
+  });
+
+  test("a section cut by the first screen: its rows are patched in place, the rest come in order when it is near", () => {
+    const p = bigPage();
+    const s1 = /** @type {any} */ (p.view.elements.get("s1"));
+    const kept = p.view.elements.get("s1t2");
+    p.apply([
+      { update: "timer", id: "s1t2", title: "Renamed while cut" },
+      // A shown row moves among the ones not built yet, an unbuilt one moves to the top, and one is added.
+      { update: "timer", id: "s1t1", order: "V10301" },
+      { update: "timer", id: "s1t30", order: "A" },
+      { insert: "timer", id: "s1new", sectionID: "s1", title: "New", minutes: 1, seconds: 0, createdDate: NOW, order: "V100511", run: idle },
+    ]);
+    assert.equal(p.view.elements.get("s1t2"), kept, "a shown row is patched, not rebuilt");
+    assert.equal(p.view.elements.has("s1t30"), false);
+    assert.equal(p.view.elements.has("s1new"), false);
+    /** @type {string[][]} */
+    const builtIds = [];
+    p.view.onBuilt = (ids) => builtIds.push(ids);
+    observers().near.show(s1);
+    assert.equal(s1.dataset.built, undefined);
+    const expected = [...p.store.displayed.timers.values()].filter((t) => t.sectionID === "s1").sort(compareByOrder).map((t) => t.title);
+    assert.deepEqual(p.shown()[1][1], expected);
+    assert.deepEqual(p.shown()[1][1].slice(0, 7), ["Timer 1.30", "Timer 1.0", "Renamed while cut", "Timer 1.3", "Timer 1.4", "Timer 1.5", "New"]);
+    assert.equal(p.shown()[1][1].length, timers + 1);
+    assert.equal(p.view.elements.get("s1t2"), kept, "the rows shown before stay");
+    assert.equal(builtIds[0].length, 1 + (timers + 1) - (screenRows - timers), "the section and only the rows it did not show");
+  });
+
+  test("a timer moved into a shell leaves the DOM until the shell is built", () => {
+    const p = bigPage();
     p.apply([{ update: "timer", id: "s0t0", sectionID: "s15", order: "A" }]);
     assert.equal(p.view.elements.has("s0t0"), false);
     assert.equal(p.shown()[0][1].length, timers - 1);
@@ -193,7 +235,7 @@ describe("BoardView on a big board", () => {
   };
 
   test("a section far from the screen drops its timers' elements, and builds them again when near", () => {
-    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver });
+    const p = bigPage();
     const { near, far } = observers();
     const first = /** @type {any} */ (p.view.elements.get("s0"));
     /** @type {string[][]} */
@@ -212,7 +254,7 @@ describe("BoardView on a big board", () => {
   });
 
   test("a section the user is typing in is not dropped", () => {
-    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver });
+    const p = bigPage();
     const input = /** @type {any} */ (p.view.elements.get("s0t2")?.querySelector(".timer-title"));
     input.focus();
     input.value = "unsent";
@@ -225,7 +267,7 @@ describe("BoardView on a big board", () => {
   test("sections that come near are built a slice at a time, nearest first", () => {
     /** @type {(() => void)[]} */
     const tasks = [];
-    const p = page({ sections, timers, IntersectionObserver: FakeIntersectionObserver, schedule: (f) => tasks.push(f) });
+    const p = bigPage({ schedule: (f) => tasks.push(f) });
     const { near } = observers();
     const shells = ["s19", "s5", "s6", "s7", "s8"].map((id) => /** @type {any} */ (p.view.elements.get(id)));
     // Entries come with their boxes: s19 is far below, s5-s8 just below the screen.

@@ -21,8 +21,8 @@ in a fresh browser context and measures:
 
 `--web-root` serves another copy of the client; `--before DIR` measures a second copy in the same run,
 size by size (for example `git archive <commit> web-static | tar -x -C /tmp/before`), each on a server
-of its own from the same binary; their loads alternate (a machine whose speed drifts during the run
-weighs on both alike). Not a test: it prints figures, asserts nothing.
+of its own from the same binary; their loads alternate, each client first in turn (a machine whose
+speed drifts during the run, and the order of two loads, weigh on both alike). Not a test: it prints figures, asserts nothing.
 """
 import argparse
 import json
@@ -294,11 +294,14 @@ def main():
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
             for size in (int(s) for s in args.sizes.split(",")):
                 boards = {name: Board(servers[name].port, size, args.running) for name, _ in clients}
-                # All loads but the last alternate between the clients, so a machine that slows
-                # down or speeds up during the run weighs on both alike; the last is measure()'s.
-                for _ in range(args.loads - 1):
-                    for board in boards.values():
-                        board.load(browser)[0].close()
+                # All loads but the last alternate between the clients, each first in turn: a
+                # machine that slows down during the run weighs on both alike, and so does the
+                # order of the loads (a strict before-after order credited a change with 55 ms
+                # that 30 rotated loads put at 24). The last load is measure()'s.
+                names = list(boards)
+                for round in range(args.loads - 1):
+                    for name in names[round % len(names):] + names[:round % len(names)]:
+                        boards[name].load(browser)[0].close()
                 for name, board in boards.items():
                     results.append({"client": name, **measure(browser, board, args.renames, args.scroll_screens)})
                     report(results[-1])

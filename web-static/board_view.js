@@ -164,7 +164,7 @@ export class BoardView {
       const list = timers.get(section.id) ?? [];
       const now = list.length <= room ? list : list.slice(0, room);
       timerListOf(element).append(...now.map((t) => this.#createTimer(t)));
-      if (now.length < list.length) this.#defer(section.id, element, list.length);
+      if (now.length < list.length) this.#defer(section.id, element, list.length, now.length);
       else if (lazy) this.#observe(element);
       room -= now.length;
       return element;
@@ -172,13 +172,19 @@ export class BoardView {
     this.container.replaceChildren(...sections);
   }
 
-  /** @param {string} id @param {HTMLElement} element @param {number} timers how many it holds, for its estimated size */
-  #defer(id, element, timers) {
+  /**
+   * A section whose timers are not all built: sized for them meanwhile (style.css), so that what
+   * is below it does not look near the screen before its rows arrive and push it away.
+   * @param {string} id @param {HTMLElement} element @param {number} timers how many it holds @param {number} shown how many are built
+   */
+  #defer(id, element, timers, shown) {
     this.lazy.add(id);
     element.dataset.built = "false";
     element.style.setProperty("--timers", String(timers));
+    element.style.setProperty("--unbuilt", String(timers - shown));
     this.#observe(element);
   }
+
 
   /** Watches a big board's section: built when it comes near the screen, dropped when it goes far. @param {HTMLElement} element */
   #observe(element) {
@@ -249,6 +255,7 @@ export class BoardView {
     }
     delete element.dataset.built;
     element.style.removeProperty("--timers");
+    element.style.removeProperty("--unbuilt");
     return [id, ...added.map((t) => t.id)];
   }
 
@@ -275,6 +282,7 @@ export class BoardView {
     this.timersOf.set(id, new Set());
     // A section cut by the first screen already says how many timers it holds; it showed fewer.
     if (!this.lazy.has(id)) element.style.setProperty("--timers", String(ids.length));
+    element.style.setProperty("--unbuilt", element.style.getPropertyValue("--timers"));
     this.lazy.add(id);
     element.dataset.built = "false";
     this.onDropped(ids);

@@ -168,7 +168,10 @@ describe("BoardView on a big board", () => {
     const p = bigPage();
     assert.deepEqual(p.shown().map(([, list]) => list.length).slice(0, 3), [timers, screenRows - timers, 0]);
     assert.equal(p.view.elements.get("s0")?.dataset.built, undefined);
-    assert.equal(p.view.elements.get("s1")?.dataset.built, "false", "the section the screen ends in is cut, and fills later");
+    const cut = /** @type {any} */ (p.view.elements.get("s1"));
+    assert.equal(cut.dataset.built, "false", "the section the screen ends in is cut, and fills later");
+    // Sized for the rows it does not show yet, so that the sections below do not look near the screen.
+    assert.equal(cut.style.getPropertyValue("--unbuilt"), String(timers - (screenRows - timers)));
     assert.equal(p.shown().length, sections, "every section is there, as a shell if need be");
     const shell = /** @type {any} */ (p.view.elements.get("s10"));
     assert.equal(shell.dataset.built, "false");
@@ -209,6 +212,7 @@ describe("BoardView on a big board", () => {
     p.view.onBuilt = (ids) => builtIds.push(ids);
     observers().near.show(s1);
     assert.equal(s1.dataset.built, undefined);
+    assert.equal(s1.style.getPropertyValue("--unbuilt"), "");
     const expected = [...p.store.displayed.timers.values()].filter((t) => t.sectionID === "s1").sort(compareByOrder).map((t) => t.title);
     assert.deepEqual(p.shown()[1][1], expected);
     assert.deepEqual(p.shown()[1][1].slice(0, 7), ["Timer 1.30", "Timer 1.0", "Renamed while cut", "Timer 1.3", "Timer 1.4", "Timer 1.5", "New"]);
@@ -243,6 +247,7 @@ describe("BoardView on a big board", () => {
     p.view.onDropped = (ids) => dropped.push(ids);
     far.hide(first);
     assert.equal(first.dataset.built, "false");
+    assert.equal(first.style.getPropertyValue("--unbuilt"), String(timers));
     assert.deepEqual(p.shown()[0], ["Section 0", []]);
     assert.equal(p.view.elements.has("s0t0"), false, "the view forgets the dropped elements");
     assert.deepEqual(dropped, [Array.from({ length: timers }, (_, t) => `s0t${t}`)]);

@@ -163,18 +163,21 @@ def idle(page):
 
 
 class Board:
-    """One size's board on one client's server, built by the editor that later renames in it."""
+    """One size's board on one client's server, and the loads of it measured so far."""
 
     def __init__(self, port: int, timers: int, running: bool):
         self.port, self.timers, self.running = port, timers, running
         self.sections, per_section = SHAPES[timers]
         self.ref = create_board(port, f"Bench {timers}")
-        self.editor = Editor(port, self.ref, f"bench-build-{timers}")
+        builder = Editor(port, self.ref, f"bench-build-{timers}")
         t = time.time()
-        build(self.editor, self.sections, per_section)
+        build(builder, self.sections, per_section)
         if running:
-            start_every_timer(self.editor, self.sections)
+            start_every_timer(builder, self.sections)
         self.build_s = time.time() - t
+        # Closed at once: a socket that reads nothing while the other client is measured goes
+        # unanswered to the server's pings and is closed ("no answer to ping").
+        builder.close()
         self.loads = []
 
     def load(self, browser):
@@ -197,7 +200,8 @@ class Board:
 def measure(browser, board: Board, renames: int, scroll_screens: int):
     """One more load of `board` (the median of all its loads is printed), then, in that page: the idle
     cost, the renames and the scrolling."""
-    timers, sections, running, editor = board.timers, board.sections, board.running, board.editor
+    timers, sections, running = board.timers, board.sections, board.running
+    editor = Editor(board.port, board.ref, f"bench-rename-{timers}")
     context, page, cdp = board.load(browser)
     load = {key: statistics.median(l[key] for l in board.loads) for key in board.loads[0]}
     load["frames"] = [round(l["frame"]) for l in board.loads]

@@ -60,7 +60,7 @@ PAGE_PROBE = """(() => {
     for (const r of records) {
       if (r.attributeName === 'data-ready' && bench.ready === null) {
         bench.ready = performance.now();
-        afterFrame(() => { bench.frame = performance.now(); });
+        afterFrame(() => { bench.frame = performance.now(); console.log('__bench_frame'); });
       }
       if (r.attributeName === 'data-shown') {
         const title = r.target.value, applied = now();
@@ -188,8 +188,10 @@ class Board:
         page = context.new_page()
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable")
-        page.goto(f"http://127.0.0.1:{self.port}/b/{self.ref}#edit={self.ref.edit}")
-        page.wait_for_function("() => window.__bench.frame !== null", timeout=120_000)
+        # Told by the page's console, not by polling it: Playwright's wait_for_function injects and
+        # runs its own script in the page, on the main thread, in the middle of the load measured.
+        with page.expect_console_message(lambda message: message.text == "__bench_frame", timeout=120_000):
+            page.goto(f"http://127.0.0.1:{self.port}/b/{self.ref}#edit={self.ref.edit}", wait_until="commit")
         page.wait_for_function("() => document.getElementById('connection').dataset.state === 'live'", timeout=60_000)
         self.loads.append(page.evaluate("""() => ({ready: __bench.ready, frame: __bench.frame,
             longest: Math.max(0, ...__bench.longtasks.filter(t => t.start <= __bench.frame).map(t => t.duration)),

@@ -185,7 +185,6 @@ export class BoardView {
     this.#observe(element);
   }
 
-
   /** Watches a big board's section: built when it comes near the screen, dropped when it goes far. @param {HTMLElement} element */
   #observe(element) {
     if (!this.observer) {

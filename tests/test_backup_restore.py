@@ -27,6 +27,14 @@ async def websockets_connect(url):
     return await websockets.connect(url, max_size=None)
 
 
+async def add_main_section(url, board, client_id):
+    """The section the writers add their timers to (pair_edit), acked before they start."""
+    ws = await open_joined(url, board, client_id)
+    await ws.send(json.dumps({"type": "edit", "opId": "1", "ops": [{"op": "addSection", "id": "main", "title": "Main"}]}))
+    assert (await outcome(ws, "1"))["type"] == "ack"
+    await ws.close()
+
+
 async def outcome(ws, op_id):
     while True:
         message = json.loads(await ws.recv())
@@ -71,10 +79,7 @@ def test_a_backup_taken_while_ten_clients_edit_restores_every_acked_edit(server_
     acked = []
 
     async def scenario():
-        ws = await open_joined(server.ws, board, "backup-setup-0123456789")
-        await ws.send(json.dumps({"type": "edit", "opId": "1", "ops": [{"op": "addSection", "id": "main", "title": "Main"}]}))
-        assert (await outcome(ws, "1"))["type"] == "ack"
-        await ws.close()
+        await add_main_section(server.ws, board, "backup-setup-0123456789")
 
         enough, stop = asyncio.Event(), asyncio.Event()
         stop_at = []
@@ -205,10 +210,7 @@ def test_boards_imported_while_ten_clients_edit_cost_no_edit_and_are_served_at_o
     acked = []
 
     async def scenario():
-        ws = await open_joined(server.ws, busy, "import-setup-0123456789")
-        await ws.send(json.dumps({"type": "edit", "opId": "1", "ops": [{"op": "addSection", "id": "main", "title": "Main"}]}))
-        assert (await outcome(ws, "1"))["type"] == "ack"
-        await ws.close()
+        await add_main_section(server.ws, busy, "import-setup-0123456789")
         enough, stop = asyncio.Event(), asyncio.Event()
         writers = [asyncio.create_task(write_until(server.ws, busy, w, acked, enough, stop, [])) for w in range(WRITERS)]
         await enough.wait()

@@ -4,6 +4,7 @@ field written from both nodes ends the same everywhere, and a database restart l
 behind. Clients reconnect, rejoin from their revision and resend what was not answered, as the
 browser client does."""
 import asyncio
+import json
 import os
 import random
 import tempfile
@@ -11,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import websockets
 
 from cluster import Client, Postgres, board_of, random_op
 from conftest import ADMIN_TOKEN, ServerProcess
@@ -108,6 +110,15 @@ async def until_answered(clients, count, timeout=30):
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"fewer than {count} edits answered after {timeout} s")
+
+
+async def closed_with(socket):
+    """The code the server closed `socket` with, reading (and dropping) what came before it."""
+    try:
+        while True:
+            await asyncio.wait_for(socket.recv(), 10)
+    except websockets.ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
 
 
 def test_clients_on_two_nodes_converge_with_one_outcome_per_edit(nodes, postgres):
@@ -273,9 +284,6 @@ def test_presence_spans_nodes_and_is_never_stored(nodes, postgres):
     board = node1.create_board("Presence")
 
     async def scenario():
-        import json
-        import websockets
-
         async def connect(node, name):
             socket = await websockets.connect(node.ws)
             await socket.send(json.dumps({"type": "hello", "protocol": 1, "clientId": f"{name}-client-0123456789", "name": name}))
@@ -325,9 +333,6 @@ def test_a_rename_a_replaced_link_and_a_delete_on_one_node_reach_sockets_on_the_
     board = node1.create_board("Links")
 
     async def scenario():
-        import json
-        import websockets
-
         async def joined(secret, name):
             socket = await websockets.connect(node2.ws)
             await socket.send(json.dumps({"type": "hello", "protocol": 1, "clientId": f"{name}-client-0123456789"}))
@@ -341,13 +346,6 @@ def test_a_rename_a_replaced_link_and_a_delete_on_one_node_reach_sockets_on_the_
                 message = json.loads(await asyncio.wait_for(socket.recv(), 10))
                 if message["type"] == kind:
                     return message
-
-        async def closed_with(socket):
-            try:
-                while True:
-                    await asyncio.wait_for(socket.recv(), 10)
-            except websockets.ConnectionClosed as closed:
-                return closed.rcvd.code if closed.rcvd else None
 
         editor = await joined(board.edit, "editor")
         viewer = await joined(board.view, "viewer")

@@ -5,20 +5,11 @@ links' sockets on every node; `backup` says that PostgreSQL is pg_dump's to copy
 import asyncio
 import json
 
-import websockets
 
 from conftest import ServerProcess
 from test_backup_restore import open_joined, outcome, timerboard
-from test_cluster import nodes, postgres  # noqa: F401  (fixtures: a real PostgreSQL, two nodes on it)
+from test_cluster import closed_with, nodes, postgres  # noqa: F401  (fixtures: a real PostgreSQL, two nodes on it)
 from test_links import join_answer
-
-
-async def closed_with(socket):
-    try:
-        while True:
-            await asyncio.wait_for(socket.recv(), 10)
-    except websockets.ConnectionClosed as closed:
-        return closed.rcvd.code if closed.rcvd else None
 
 
 def test_export_import_and_reset_links_on_the_cluster_store_while_the_nodes_serve(postgres, nodes, tmp_path):  # noqa: F811

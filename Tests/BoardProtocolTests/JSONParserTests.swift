@@ -49,6 +49,23 @@ import Testing
         #"{"a":1,}"#,
         "3.0",
         "1e2",
+        "89183833166430E4",
+        "9007199254740993.0",
+        "-9007199254740993e0",
+        "123456789012345678e-1",
+        "1.5e1",
+        "100e-2",
+        "1e+0000002",
+        "0e500",
+        "-0.0",
+        "1e19",
+        "12.5e-1",
+        "12345678901234567.9",
+        "9223372036854775807.0",
+        "1e-400",
+        "-9223372036854775809",
+        "-9223372036854775808e0",
+        "-9223372036854775807.9",
     ])
     func acceptsJSONAsFoundationReadsIt(_ text: String) {
         let parsed = JSONValue.parse(text)
@@ -92,6 +109,21 @@ import Testing
             bytes[position] = Array(#"{}[],:"\ 0-.eEtfn"#.utf8).randomElement(using: &rng)!
             let changed = String(decoding: bytes, as: UTF8.self)
             #expect(JSONValue.parse(changed) == Reference.parse(changed), "\(changed)")
+        }
+    }
+
+    /// Large integers, the kind a Double cannot hold, written with a point and an exponent and
+    /// sometimes a fraction (`89183833166430E4`, `8918383316643.00032e5`): both read the same.
+    @Test func largeNumbersInAnyNotationReadAsFoundationReadsThem() async {
+        await propertyCheck(count: 2000, input: Gen.int(in: 0...Int.max)) { seed in
+            var rng = SeededGenerator(seed: seed)
+            let value = Int64.random(in: Int64.min...Int64.max, using: &rng) >> Int64.random(in: 0...20, using: &rng)
+            let digits = String(value.magnitude)
+            let point = Int.random(in: 1...digits.count, using: &rng)
+            let fraction = String(digits.dropFirst(point)) + ["", "0", "00", "5", "09"].randomElement(using: &rng)!
+            let exponent = ["e", "E", "e+"].randomElement(using: &rng)! + String(digits.count - point)
+            let text = (value < 0 ? "-" : "") + digits.prefix(point) + (fraction.isEmpty ? "" : "." + fraction) + exponent
+            #expect(JSONValue.parse(text) == Reference.parse(text), "\(text)")
         }
     }
 

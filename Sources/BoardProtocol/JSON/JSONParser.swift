@@ -234,8 +234,52 @@ struct JSONParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let int = Int64(text) { return .int(int) }
         guard let double = Double(text), double.isFinite else { throw Invalid() }
-        if let int = Int64(exactly: double) { return .int(int) }
+        if let int = Int64(exactly: double) {
+            // Beyond 2^53 a Double skips integers: read the digits instead, as Foundation does.
+            if double.magnitude < 0x1p53 { return .int(int) }
+            if let exact = Self.integerPart(text) { return .int(exact) }
+        }
         return .double(double)
+    }
+
+    /// The integer part of a number, read digit by digit the way Foundation's decoder reads a
+    /// large one: `89183833166430E4` is 891838331664300000, which no `Double` holds. Nil when
+    /// its digits, without the exponent, overflow `UInt64`, or its magnitude `Int64` (so also for
+    /// `Int64.min`): there Foundation reads a `.double`.
+    static func integerPart(_ text: String) -> Int64? {
+        let isNegative = text.hasPrefix("-")
+        let unsigned = text.drop { $0 == "-" }
+        let mantissa = unsigned.prefix { $0 != "e" && $0 != "E" }
+        let exponentText = unsigned.dropFirst(mantissa.count + 1)
+        let integerDigits = mantissa.prefix { $0 != "." }
+        let fractionDigits = mantissa.dropFirst(integerDigits.count + 1)
+        // Trailing zeros move into the exponent, as Foundation's Decimal compacts them.
+        var digits = Array(integerDigits + fractionDigits)
+        var trailingZeros = 0
+        while digits.count > 1, digits.last == "0" {
+            digits.removeLast()
+            trailingZeros += 1
+        }
+        var magnitude: UInt64 = 0
+        for digit in digits {
+            let (shifted, overflowed) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = shifted.addingReportingOverflow(UInt64(digit.asciiValue! - UInt8(ascii: "0")))
+            guard !overflowed, !carried else { return nil }
+            magnitude = sum
+        }
+        // Clamped: twenty places either way already leave zero or overflow.
+        let exponentSign = exponentText.first == "-" ? -1 : 1
+        let exponentDigits = exponentText.drop { $0 == "+" || $0 == "-" }.drop { $0 == "0" }
+        let exponent = exponentSign * (exponentDigits.count > 5 ? 99_999 : Int(exponentDigits) ?? 0)
+        let shift = max(-20, min(20, exponent - fractionDigits.count + trailingZeros))
+        for _ in 0..<max(-shift, 0) { magnitude /= 10 }
+        for _ in 0..<max(shift, 0) {
+            let (shifted, overflowed) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflowed else { return nil }
+            magnitude = shifted
+        }
+        guard let signed = Int64(exactly: magnitude) else { return nil }
+        return isNegative ? -signed : signed
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {

@@ -29,7 +29,8 @@ export const BUILD_AT_ONCE = 300;
  * 40 rows for a screen that shows 13 (docs/performance.md).
  */
 export const BUILD_FIRST = 30;
-/** A timer row's height in px (style.css: 3.25rem), to count the rows a screen shows. */
+/** A one-line timer row's height in px (style.css: --row-height), to count the rows a screen shows:
+ * narrow windows have taller rows, and then more are built than show. */
 export const ROW_HEIGHT = 52;
 /** How far from the screen a section's timers are built, so they are there before they show. */
 export const BUILD_MARGIN = "1500px 0px";

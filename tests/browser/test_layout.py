@@ -3,7 +3,7 @@ person to look at; and what a machine can check about them: nothing is wider tha
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, add_section, add_timer, board_path, converged, section, wait_live
+from conftest import DESKTOP, PHONE, add_section, add_timer, board_path, converged, section, timer, wait_live
 
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
@@ -20,6 +20,38 @@ def test_board_layout(user, server, board, screenshot, viewport):
     converged(server, board, a, page)
     section(a, "Prep").locator(".section-title").focus()
     expect(section(page, "Prep").locator(".section-header")).to_have_attribute("data-editing-by", "Ada")
+    assert page.evaluate(OVERFLOW) <= 0, "the board is wider than the window"
+    screenshot(page)
+
+
+# Each row's title width, and the left edges of its reset button and right edges of its countdown.
+ROWS = """() => [...document.querySelectorAll('.timer')].map(row => ({
+    title: row.querySelector('.timer-title').getBoundingClientRect().width,
+    reset: Math.round(row.querySelector('.timer-reset').getBoundingClientRect().left),
+    countdown: Math.round(row.querySelector('.timer-countdown').getBoundingClientRect().right),
+}))"""
+
+
+@pytest.mark.parametrize("width", [390, 768, 1024, 1100])
+def test_timer_rows_show_their_titles_and_line_up(user, server, board, screenshot, width):
+    """An editor sees some 17 characters of every title at any width (at 1,100 px a row once left
+    its title 115 px), and the rows' columns line up: a running row's "+1 min" buttons, or a
+    shorter countdown, move nothing (on a phone the reset button once sat on the first line of
+    one row and the second of the next)."""
+    a = user("Ada")
+    add_section(a, "Prep")
+    add_timer(a, "Prep", "Soft-boiled eggs for the whole table", 7, 30)
+    add_timer(a, "Prep", "Rice", 12, 0)
+    add_timer(a, "Prep", "Tea", 3, 0)
+    timer(a, "Soft-boiled eggs for the whole table").locator(".timer-toggle").click()
+    page = user("Bob", viewport={"width": width, "height": 800})
+    converged(server, board, a, page)
+    expect(timer(page, "Soft-boiled eggs for the whole table")).to_have_attribute("data-status", "running")
+    rows = page.evaluate(ROWS)
+    assert len(rows) == 3
+    assert min(row["title"] for row in rows) >= 150, rows
+    assert len({row["reset"] for row in rows}) == 1, rows
+    assert len({row["countdown"] for row in rows}) == 1, rows
     assert page.evaluate(OVERFLOW) <= 0, "the board is wider than the window"
     screenshot(page)
 

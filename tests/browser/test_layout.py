@@ -34,19 +34,24 @@ ROWS = """() => [...document.querySelectorAll('.timer')].map(row => ({
 
 @pytest.mark.parametrize("width", [390, 768, 1024, 1100])
 def test_timer_rows_show_their_titles_and_line_up(user, server, board, screenshot, width):
-    """An editor sees some 17 characters of every title at any width (at 1,100 px a row once left
-    its title 115 px), and the rows' columns line up: a running row's "+1 min" buttons, or a
-    shorter countdown, move nothing (on a phone the reset button once sat on the first line of
-    one row and the second of the next)."""
+    """An editor sees some 17 characters of every title at any width, a section's too (at 1,100 px
+    a row once left its title 115 px), and the rows' columns line up: a running row's "+1 min"
+    buttons, or a shorter countdown, move nothing (on a phone the reset button once sat on the
+    first line of one row and the second of the next)."""
     a = user("Ada")
     add_section(a, "Prep")
     add_timer(a, "Prep", "Soft-boiled eggs for the whole table", 7, 30)
     add_timer(a, "Prep", "Rice", 12, 0)
     add_timer(a, "Prep", "Tea", 3, 0)
     timer(a, "Soft-boiled eggs for the whole table").locator(".timer-toggle").click()
+    # A sequence's header has the most controls: at 768 px they once left its title 10 characters.
+    add_section(a, "Rounds of the morning")
+    section(a, "Rounds of the morning").locator(".section-sequence").click()
     page = user("Bob", viewport={"width": width, "height": 800})
     converged(server, board, a, page)
     expect(timer(page, "Soft-boiled eggs for the whole table")).to_have_attribute("data-status", "running")
+    expect(section(page, "Rounds of the morning").locator(".section-skip")).to_be_visible()
+    assert section(page, "Rounds of the morning").locator(".section-title").bounding_box()["width"] >= 150
     rows = page.evaluate(ROWS)
     assert len(rows) == 3
     assert min(row["title"] for row in rows) >= 150, rows

@@ -121,6 +121,15 @@ async def closed_with(socket):
         return closed.rcvd.code if closed.rcvd else None
 
 
+def test_nodes_start_without_database_driver_warnings(nodes):
+    """An operator reads a warning as something to act on: PostgresNIO's "lease before run()",
+    logged at most starts by a race the node's own start lost, is gone."""
+    for node in nodes:
+        warnings = [line for line in node.log_path.read_text().splitlines()
+                    if " warning " in line and "[PostgresNIO]" in line]
+        assert warnings == [], warnings
+
+
 def test_clients_on_two_nodes_converge_with_one_outcome_per_edit(nodes, postgres):
     node1, node2 = nodes
     board = node1.create_board("Cluster")

@@ -1,7 +1,8 @@
-import BoardStore
 import Foundation
 import Logging
 import PostgresNIO
+
+@testable import BoardStore
 
 /// A real PostgreSQL server for the tests of this process, started on first use by
 /// scripts/scratch-postgres (Debian's postgresql, as its own user, on a free port, in a fresh
@@ -64,13 +65,11 @@ enum ScratchPostgres {
     static func database(_ name: String) async throws -> PostgresLocation {
         var location = try server.get()
         let client = PostgresClient(configuration: location.testClientConfiguration, backgroundLogger: Logger(label: "test"))
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await client.run() }
-            let exists = try await client.query("SELECT 1 FROM pg_database WHERE datname = \(name)").collect().count == 1
-            if !exists {
-                try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""))
-            }
-            group.cancelAll()
+        let running = await PostgresBoardStore.startRunning(client)
+        defer { running.cancel() }
+        let exists = try await client.query("SELECT 1 FROM pg_database WHERE datname = \(name)").collect().count == 1
+        if !exists {
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""))
         }
         location.database = name
         return location

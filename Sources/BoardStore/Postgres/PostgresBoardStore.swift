@@ -29,7 +29,7 @@ public final class PostgresBoardStore: BoardStore {
     public init(location: PostgresLocation, retainedChangesets: Int = 1_000, logger: Logger) async throws {
         let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
         self.client = client
-        self.runTask = Task { await client.run() }
+        self.runTask = await Self.startRunning(client)
         self.retainedChangesets = Int64(retainedChangesets)
         self.logger = logger
         do {
@@ -38,6 +38,20 @@ public final class PostgresBoardStore: BoardStore {
             runTask.cancel()
             throw error
         }
+    }
+
+    /// Starts the pool and returns once its task has begun. The task calls `run()` right after it
+    /// signals, on its own thread (`run()` is nonisolated: no hop), and `run()` marks the pool as
+    /// running first thing, so the migrations' first lease finds it running. Leased sooner, it
+    /// would wait all the same, but PostgresNIO logs a warning: it did at most starts.
+    static func startRunning(_ client: PostgresClient) async -> Task<Void, Never> {
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            signal.finish()
+            await client.run()
+        }
+        for await _ in started {}
+        return task
     }
 
     /// Closes every connection; the store must not be used afterwards.

@@ -23,8 +23,14 @@ def inflate(payload: bytes) -> bytes:
 class RawClient:
     """A WebSocket client that shows every frame's RSV1 bit and its size on the wire."""
 
-    def __init__(self, port: int, offer: str | list[str] | None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port: int, offer: str | list[str] | None, receive_buffer: int | None = None):
+        """`receive_buffer`: the socket's SO_RCVBUF, set before connecting (a slow reader's socket
+        fills after that many bytes)."""
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if receive_buffer:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(10)
+        self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
         lines = ["GET /ws HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
                  f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]

@@ -35,6 +35,20 @@ package final class Outbound: Sendable, Identifiable {
         var writable = true
         var isOpen = true
         var overflowed = false
+        /// Waiting in `untilRoomToAnswer` for the queue to empty out.
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Whether a session may answer its client: the socket takes frames and the queue is
+        /// under half full, the other half left for what the board sends meanwhile.
+        func hasRoomToAnswer(capacity: Int) -> Bool {
+            writable && frames.count < max(1, capacity / 2)
+        }
+
+        /// Empties `roomWaiters`, for the caller to resume once out of the lock.
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { roomWaiters = [] }
+            return roomWaiters
+        }
     }
 
     /// An outbound queue for a connection on `eventLoop`; `attach` it before sending.
@@ -88,12 +102,14 @@ package final class Outbound: Sendable, Identifiable {
             case enqueued(Enqueued)
             case overflowed
         }
+        var waiters: [CheckedContinuation<Void, Never>] = []
         let outcome = state.withLock { state -> Outcome in
             guard state.isOpen else { return .enqueued(.refused) }
             guard state.frames.count < capacity else {
                 state.isOpen = false
                 state.overflowed = true
                 state.frames = []
+                waiters = state.takeWaiters()
                 return .overflowed
             }
             state.frames.append(frame)
@@ -104,10 +120,33 @@ package final class Outbound: Sendable, Identifiable {
         switch outcome {
         case .enqueued(let result): return result
         case .overflowed:
+            for waiter in waiters { waiter.resume() }
             disconnect(.policyViolation, reason: "too far behind; rejoin with since")
             return .refused
         }
     }
+
+    /// Returns once the queue has room for an answer: at once if it has, or once the socket has
+    /// taken what is queued, or once the connection is closed. The session waits here before it
+    /// answers its client's next message, so a client that sends without reading its answers is
+    /// held back by TCP (the session stops reading it) instead of its answers piling up here until
+    /// it is dropped as too far behind. The socket being writable is not enough: one read can
+    /// bring thousands of small messages, and their answers queue up faster than the event loop,
+    /// busy decoding that read, gets round to draining them.
+    package func untilRoomToAnswer() async {
+        guard state.withLock({ $0.isOpen && !$0.hasRoomToAnswer(capacity: capacity) }) else { return }
+        await withCheckedContinuation { continuation in
+            let waits = state.withLock { state -> Bool in
+                guard state.isOpen, !state.hasRoomToAnswer(capacity: capacity) else { return false }
+                state.roomWaiters.append(continuation)
+                return true
+            }
+            if !waits { continuation.resume() }
+        }
+    }
+
+    /// How many wait in `untilRoomToAnswer` (for tests).
+    var waitingForRoom: Int { state.withLock(\.roomWaiters.count) }
 
     /// Whether the peer sent anything since the last call; resets it.
     package func takeHeardFrom() -> Bool {
@@ -119,30 +158,40 @@ package final class Outbound: Sendable, Identifiable {
 
     /// Takes no more frames; what is queued is still written.
     package func finish() {
-        state.withLock { $0.isOpen = false }
+        stopTakingFrames()
         close.withLock { $0 = nil }
     }
 
     /// Takes no more frames and closes the connection.
     package func disconnect(_ code: WebSocketErrorCode, reason: String) {
-        state.withLock { $0.isOpen = false }
+        stopTakingFrames()
         close.withLock { close in
             defer { close = nil }
             return close
         }?(code, reason)
     }
 
+    /// Takes no more frames, and lets go of whoever waits for the socket.
+    private func stopTakingFrames() {
+        let waiters = state.withLock { state in
+            state.isOpen = false
+            return state.takeWaiters()
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     // MARK: On the event loop
 
     /// Writes every queued frame and flushes once. On the event loop.
     package func drain() {
-        let frames = state.withLock { state -> [OutboundFrame] in
+        let (frames, waiters) = state.withLock { state -> ([OutboundFrame], [CheckedContinuation<Void, Never>]) in
             state.drainScheduled = false
-            guard state.writable else { return [] }
+            guard state.writable else { return ([], []) }
             let frames = state.frames
             state.frames = []
-            return frames
+            return (frames, state.takeWaiters())
         }
+        for waiter in waiters { waiter.resume() }
         guard !frames.isEmpty, let writer = writer.value else { return }
         writer.write(frames)
     }
@@ -150,13 +199,14 @@ package final class Outbound: Sendable, Identifiable {
     /// Writes what is queued, whether or not the socket has room, and nothing after it: the
     /// server's close frame goes next. On the event loop.
     package func flushBeforeClose() {
-        let frames = state.withLock { state -> [OutboundFrame] in
+        let (frames, waiters) = state.withLock { state -> ([OutboundFrame], [CheckedContinuation<Void, Never>]) in
             state.isOpen = false
             state.writable = false  // no drain writes anything after the close
             let frames = state.frames
             state.frames = []
-            return frames
+            return (frames, state.takeWaiters())
         }
+        for waiter in waiters { waiter.resume() }
         guard !frames.isEmpty, let writer = writer.value else { return }
         writer.write(frames)
     }
@@ -165,6 +215,7 @@ package final class Outbound: Sendable, Identifiable {
     /// other alive).
     fileprivate func writerRemoved() {
         writer.value = nil
+        stopTakingFrames()
     }
 
     /// Bytes arrived from the peer: it is alive.
@@ -174,13 +225,15 @@ package final class Outbound: Sendable, Identifiable {
 
     /// The channel's writability changed: stop feeding it while full, drain when it empties.
     fileprivate func writabilityChanged(to writable: Bool) {
-        let drainNow = state.withLock { state -> Bool in
+        let (drainNow, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
             state.writable = writable
-            guard writable, !state.frames.isEmpty, !state.drainScheduled else { return false }
+            let waiters = state.hasRoomToAnswer(capacity: capacity) ? state.takeWaiters() : []
+            guard writable, !state.frames.isEmpty, !state.drainScheduled else { return (false, waiters) }
             state.drainScheduled = true
-            return true
+            return (true, waiters)
         }
         if drainNow { drain() }
+        for waiter in waiters { waiter.resume() }
     }
 }
 

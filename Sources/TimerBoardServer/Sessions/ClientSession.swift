@@ -167,6 +167,9 @@ final class ClientSession: WebSocketMessageReceiver {
             for event in events {
                 switch event {
                 case .message(let message):
+                    // Not while the client's answers pile up unsent: meanwhile the inbox fills and
+                    // reading stops, and TCP holds the client back.
+                    await outbound.untilRoomToAnswer()
                     await handle(message, state: &state)
                 case .closed:
                     state.helloDeadline?.cancel()

@@ -1,0 +1,70 @@
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
+import Testing
+
+@testable import TimerBoardTransport
+
+/// `Outbound.untilRoomToAnswer`, where a session waits before it answers its client's next
+/// message: a client that sends without reading is then held back by TCP, instead of its answers
+/// piling up in the queue until it is dropped as too far behind (test_pipelining.py, end to end).
+@Suite struct OutboundRoomToAnswerTests {
+    @Test func aWaiterReturnsOnlyOnceTheFullSocketTakesFramesAgain() async throws {
+        let peer = try Peer()
+        let outbound = peer.outbound
+        await outbound.untilRoomToAnswer()  // room: at once
+
+        setWritable(false, peer)
+        let waiter = Task { await outbound.untilRoomToAnswer() }
+        while outbound.waitingForRoom == 0 { await Task.yield() }
+        // Still full: a frame sent meanwhile does not let it go.
+        outbound.send(OutboundFrame(payload: Array("an answer".utf8)))
+        peer.channel.embeddedEventLoop.run()
+        #expect(outbound.waitingForRoom == 1)
+
+        setWritable(true, peer)
+        #expect(outbound.waitingForRoom == 0)
+        await waiter.value
+    }
+
+    @Test func aWaiterReturnsOnlyOnceAHalfFullQueueIsDrained() async throws {
+        let peer = try Peer()
+        let outbound = peer.outbound
+        // The socket takes frames, but the event loop has not drained them yet (busy decoding
+        // one read's thousands of messages, in the server).
+        for _ in 0..<(outbound.capacity / 2) {
+            outbound.send(OutboundFrame(payload: Array("an answer".utf8)))
+        }
+        let waiter = Task { await outbound.untilRoomToAnswer() }
+        while outbound.waitingForRoom == 0 { await Task.yield() }
+
+        peer.channel.embeddedEventLoop.run()  // the drain
+        #expect(outbound.waitingForRoom == 0)
+        await waiter.value
+        #expect(try peer.sentFrames().count == outbound.capacity / 2)
+    }
+
+    @Test(arguments: ["disconnect", "finish", "channel closed"])
+    func aWaiterIsLetGoWhenTheConnectionEnds(_ how: String) async throws {
+        let peer = try Peer()
+        let outbound = peer.outbound
+        setWritable(false, peer)
+        let waiter = Task { await outbound.untilRoomToAnswer() }
+        while outbound.waitingForRoom == 0 { await Task.yield() }
+        switch how {
+        case "disconnect": outbound.disconnect(.normalClosure, reason: "bye")
+        case "finish": outbound.finish()
+        default: try await peer.channel.close()
+        }
+        await waiter.value
+        #expect(outbound.waitingForRoom == 0)
+        // A connection that ended never makes anyone wait.
+        await outbound.untilRoomToAnswer()
+    }
+
+    private func setWritable(_ writable: Bool, _ peer: Peer) {
+        peer.channel.isWritable = writable
+        peer.channel.pipeline.fireChannelWritabilityChanged()
+        peer.channel.embeddedEventLoop.run()
+    }
+}

@@ -14,6 +14,12 @@ public enum AckedEditsBench {
         public let ackLatency: [String: Double]
     }
 
+    private enum Answer: Sendable {
+        case ack
+        /// The whole reject message.
+        case reject(String)
+    }
+
     private final class Counter: Sendable {
         let acked = Atomic<Int>(0)
         let latency = LatencyHistogram()
@@ -28,18 +34,22 @@ public enum AckedEditsBench {
             for index in 0..<clients {
                 let board = try await http.createBoard(title: "acked edits \(index)")
                 group.addTask {
-                    // Acks arrive on a NIO thread; this task turns each into the next edit.
-                    let (acks, ackContinuation) = AsyncStream.makeStream(of: Int.self)
+                    // Answers arrive on a NIO thread; this task turns each ack into the next edit.
+                    let (answers, answerContinuation) = AsyncStream.makeStream(of: Answer.self)
                     let sentAt = Mutex<[Int: UInt64]>([:])
                     let socket = BenchSocket(
                         url: http.webSocketURL,
                         onText: { text, arrivedAt in
+                            if text.hasPrefix(#"{"type":"reject""#) {
+                                answerContinuation.yield(.reject(text))
+                                return
+                            }
                             guard text.hasPrefix(#"{"type":"ack""#), let range = text.range(of: #""opId":""#) else { return }
                             let opID = Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
                             if let sent = sentAt.withLock({ $0.removeValue(forKey: opID) }) {
                                 counter.latency.record(microseconds: (arrivedAt &- sent) / 1_000)
                             }
-                            ackContinuation.yield(opID)
+                            answerContinuation.yield(.ack)
                         }
                     )
                     helloAndJoin(socket, clientID: "acked-\(index)", board: board)
@@ -53,14 +63,27 @@ public enum AckedEditsBench {
                     }
                     send(0)
                     var nextOpID = 1
-                    var iterator = acks.makeAsyncIterator()
-                    _ = await iterator.next()  // the section exists
+                    var iterator = answers.makeAsyncIterator()
+                    /// Whether an ack came (false: the stream ended); throws on a reject.
+                    func nextAck() async throws -> Bool {
+                        switch await iterator.next() {
+                        case .ack: return true
+                        case .reject(let text):
+                            await socket.close()
+                            throw BenchHTTP.Failure(
+                                description: "the server rejected an edit: \(text)\n"
+                                    + "(its default rate limits stop this bench: see docs/performance.md for the serve options)"
+                            )
+                        case nil: return false
+                        }
+                    }
+                    _ = try await nextAck()  // the section exists
                     for _ in 0..<window {
                         send(nextOpID)
                         nextOpID += 1
                     }
                     var inFlight = window
-                    while inFlight > 0, await iterator.next() != nil {
+                    while inFlight > 0, try await nextAck() {
                         counter.acked.add(1, ordering: .relaxed)
                         inFlight -= 1
                         if ContinuousClock.now < deadline {

@@ -171,7 +171,7 @@ package final class Outbound: Sendable, Identifiable {
         }?(code, reason)
     }
 
-    /// Takes no more frames, and lets go of whoever waits for the socket.
+    /// Takes no more frames, and lets go of whoever waits for room to answer.
     private func stopTakingFrames() {
         let waiters = state.withLock { state in
             state.isOpen = false

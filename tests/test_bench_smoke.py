@@ -67,3 +67,35 @@ def test_saturate_measures_a_rate_over_the_limit_again_before_it_counts(server, 
                   tmp_path=tmp_path)
     assert [step["editsPerSecond"] for step in once] == [20]
     assert [step["editsPerSecond"] for step in twice] == [20, 20]
+
+
+def test_acked_edits_stops_with_the_servers_reject_instead_of_waiting_forever(server_factory):
+    # A server with its rate limits on (here tight ones): the bench used to ignore the rejects
+    # and wait for acks that never came.
+    server = server_factory(["--edits-per-second", "5", "--edit-burst", "5"]).start()
+    run = subprocess.run([str(BINARY), "bench", "acked-edits", "--clients", "2", "--window", "8", "--seconds", "2",
+                          "--server", server.http], timeout=60, capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "the server rejected an edit" in run.stderr and "rate_limited" in run.stderr, run.stderr
+
+
+def test_fanout_counts_the_edits_the_server_rejected(server_factory, tmp_path):
+    server = server_factory(["--edits-per-second", "5", "--edit-burst", "5"]).start()
+    out = tmp_path / "rejected.json"
+    run = subprocess.run([str(BINARY), "bench", "fanout", "--subscribers", "2", "--rate", "20", "--seconds", "1",
+                          "--server", server.http, "--json", str(out)], timeout=120, capture_output=True, text=True)
+    step = json.loads(out.read_text())
+    step = step[0] if isinstance(step, list) else step
+    # 20 edits in a second against a burst of 5 (the setup takes one): most are refused.
+    assert 0 < step["rejectedEdits"] < 20, run.stdout
+    assert step["lostDeliveries"] == 2 * step["rejectedEdits"], run.stdout
+    assert "edits rejected by the server: " in run.stdout
+
+
+def test_a_refused_websocket_is_reported_with_the_servers_answer(server_factory):
+    server = server_factory(["--max-connections-per-address", "3"]).start()
+    run = subprocess.run([str(BINARY), "bench", "fanout", "--subscribers", "5", "--rate", "20", "--seconds", "1",
+                          "--server", server.http], timeout=60, capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "the server refused a WebSocket: HTTP/1.1 503" in run.stderr, run.stderr
+    assert "too many connections from this address" in run.stderr, run.stderr

@@ -72,7 +72,7 @@ public enum AckedEditsBench {
                             await socket.close()
                             throw BenchHTTP.Failure(
                                 description: "the server rejected an edit: \(text)\n"
-                                    + "(its default rate limits stop this bench: see docs/performance.md for the serve options)"
+                                    + "(its rate limits stop this bench: start it with the serve options scripts/bench uses)"
                             )
                         case nil: return false
                         }

@@ -112,6 +112,19 @@ final class BenchSocket: Sendable {
     }
 }
 
+/// The server answered the WebSocket upgrade with something other than `101`.
+struct UpgradeRefused: Error, CustomStringConvertible {
+    /// The status line and what came of the body.
+    let response: String
+
+    var description: String {
+        let hint =
+            response.contains(" 503 ")
+            ? "\n(its connection limits stop big benches: start it with the serve options scripts/bench uses)" : ""
+        return "the server refused a WebSocket: \(response)" + hint
+    }
+}
+
 /// Sends the HTTP upgrade request, waits for `101`, then swaps itself for the WebSocket frame
 /// codec and `MessageHandler`. Frames written before that wait here.
 private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -171,8 +184,11 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
         response.writeBuffer(&bytes)
         let view = response.readableBytesView
         guard let end = view.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
-        guard String(decoding: view[view.startIndex..<end.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
-            opened.fail(ChannelError.inputClosed)
+        let head = String(decoding: view[view.startIndex..<end.lowerBound], as: UTF8.self)
+        guard head.hasPrefix("HTTP/1.1 101") else {
+            let statusLine = head.components(separatedBy: "\r\n")[0]
+            let body = String(decoding: view[end.upperBound...].prefix(300), as: UTF8.self)
+            opened.fail(UpgradeRefused(response: "\(statusLine) \(body)"))
             context.close(promise: nil)
             return
         }

@@ -16,6 +16,9 @@ public final class FanoutBench: Sendable {
         /// Edit sent → the last subscriber's delivery, milliseconds.
         public let lastSubscriber: [String: Double]
         public let lostDeliveries: UInt64
+        /// Edits of this step the server refused (its rate limits): each shows as lost
+        /// deliveries too.
+        public let rejectedEdits: Int
         /// The server's CPU time (user + system) per delivery, microseconds; nil without its pid.
         public let serverCPUPerDelivery: Double?
         /// Connections the server has closed so far, by close code (1006: no close frame), the
@@ -36,6 +39,8 @@ public final class FanoutBench: Sendable {
         let lock = Mutex(State())
         /// How many subscribers (the first ones) stopped reading; the others are measured.
         let slowCount = Atomic<Int>(0)
+        /// Edits the server refused.
+        let rejectedEdits = Atomic<Int>(0)
         func withLock<Value>(_ body: (inout State) -> Value) -> Value { lock.withLock { body(&$0) } }
     }
 
@@ -66,7 +71,12 @@ public final class FanoutBench: Sendable {
         self.target = target
         self.subscriberCount = subscriberCount
         let state = self.state
-        editor = BenchSocket(url: target.url, onMessage: { _, _ in })
+        editor = BenchSocket(
+            url: target.url,
+            onMessage: { message, _ in
+                if target.isRejection(message) { state.rejectedEdits.add(1, ordering: .relaxed) }
+            }
+        )
         for message in target.editorSetup { editor.send(message) }
         subscribers = (0..<subscriberCount).map { index in
             // Per client, on its event loop: has it signalled that it holds the board yet?
@@ -120,6 +130,7 @@ public final class FanoutBench: Sendable {
     /// With `server`, also reports the server's CPU time per delivery.
     public func step(rate: Double, seconds: Double, server: ServerProcess? = nil) async throws -> Step {
         let cpuBefore = server?.cpuSeconds()
+        let rejectedBefore = state.rejectedEdits.load(ordering: .relaxed)
         state.withLock { state in
             state.perDelivery = LatencyHistogram()
             state.lastSubscriber = LatencyHistogram()
@@ -168,6 +179,7 @@ public final class FanoutBench: Sendable {
                 perDelivery: state.perDelivery.summary,
                 lastSubscriber: state.lastSubscriber.summary,
                 lostDeliveries: expected - min(expected, state.deliveries),
+                rejectedEdits: self.state.rejectedEdits.load(ordering: .relaxed) - rejectedBefore,
                 serverCPUPerDelivery: cpuPerDelivery,
                 editorClosedWith: editor.serverCloseCode,
                 subscribersClosedWith: subscribers.compactMap(\.serverCloseCode).reduce(into: [:]) { $0[$1, default: 0] += 1 }

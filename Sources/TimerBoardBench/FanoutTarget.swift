@@ -27,6 +27,9 @@ public struct FanoutTarget: Sendable {
     let isJoined: (@Sendable (ByteBuffer) -> Bool)?
     /// The sequence number of the edit a message delivers, or nil for any other message.
     let deliveredSeq: @Sendable (ByteBuffer) -> Int?
+    /// True for a message that tells the editor its edit was refused (TimerBoard's rate limits);
+    /// the peers refuse nothing.
+    var isRejection: @Sendable (ByteBuffer) -> Bool = { _ in false }
 
     /// A new board on a TimerBoard server at `server` (http://host:port); with
     /// `subscriberServers` (other nodes of its cluster), subscribers spread over those instead.
@@ -48,7 +51,8 @@ public struct FanoutTarget: Sendable {
             subscriberHello: { join("bench-sub-\($0)") },
             edit: { .text(#"{"type":"edit","opId":"\#($0)","ops":[{"op":"updateSection","id":"s","title":"b\#($0)"}]}"#) },
             isJoined: { $0.hasBytePrefix(#"{"type":"snapshot""#) },
-            deliveredSeq: changesTitleSeq
+            deliveredSeq: changesTitleSeq,
+            isRejection: { $0.hasBytePrefix(#"{"type":"reject""#) }
         )
     }
 

@@ -85,10 +85,17 @@ struct Bench: AsyncParsableCommand {
         return parts.isEmpty ? nil : "         closed by the server so far: " + parts.joined(separator: ", ")
     }
 
-    /// Prints a step's row, and under it what the server closed, if anything.
+    /// How many edits the server refused, when it refused any: printed under the step's row.
+    static func rejections(_ step: FanoutBench.Step) -> String? {
+        guard step.rejectedEdits > 0 else { return nil }
+        return "         edits rejected by the server: \(step.rejectedEdits) (its rate limits: start it with the serve options scripts/bench uses)"
+    }
+
+    /// Prints a step's row, and under it what the server closed or refused, if anything.
     static func report(_ step: FanoutBench.Step) {
         print(row(step))
         if let closes = closes(step) { print(closes) }
+        if let rejections = rejections(step) { print(rejections) }
     }
 
     static let header =
@@ -132,7 +139,9 @@ struct Bench: AsyncParsableCommand {
             print("saturate: \(target.name), \(subscribers) subscribers, knee at p99 (last subscriber) > \(limit) ms")
             print(Bench.header)
             var steps: [FanoutBench.Step] = []
-            func holds(_ step: FanoutBench.Step) -> Bool { (step.lastSubscriber["p99"] ?? 0) <= limit && step.lostDeliveries == 0 }
+            func holds(_ step: FanoutBench.Step) -> Bool {
+                (step.lastSubscriber["p99"] ?? 0) <= limit && step.lostDeliveries == 0 && step.rejectedEdits == 0
+            }
             func measure(_ rate: Double) async throws -> Bool {
                 for attempt in 0...retries {
                     if attempt > 0 { print("         again (\(attempt) of \(retries)):") }
@@ -159,6 +168,9 @@ struct Bench: AsyncParsableCommand {
             print(
                 "knee: \(knee.map { String(format: "%.0f deliveries/s at %.0f edits/s", $0.deliveriesPerSecond, $0.editsPerSecond) } ?? "below the first rate")"
             )
+            if steps.contains(where: { $0.rejectedEdits > 0 }) {
+                print("(the server rejected edits: its rate limits, not its capacity, may have set this knee)")
+            }
             try common.write(steps)
         }
     }

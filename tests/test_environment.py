@@ -125,6 +125,10 @@ def test_a_bad_value_names_its_variable(tmp_path):
     # The secret itself is never echoed.
     assert "short" not in output.replace("16 characters", ""), output
 
+    # A node's PostgreSQL pool needs one connection to listen on and one to serve.
+    code, output = run_serve({**base, "TIMERBOARD_STORE_CONNECTIONS": "1"})
+    assert code != 0 and "--store-connections must be at least 2" in output, output
+
 
 def test_every_flag_of_serve_has_a_working_variable(tmp_path, servers):
     """Each `--name` of `serve --help` set through TIMERBOARD_NAME at once: the server starts, and

@@ -98,6 +98,8 @@ struct Serve: AsyncParsableCommand {
             """
     )
     var store: String?
+    @Option(help: "Most connections a node opens to --store's database; one of them listens for the other nodes' changes.")
+    var storeConnections = 20
     @Option(help: "Folder of the browser client.") var webRoot = defaults.webRoot
     @Option(help: "Largest file of the browser client's folder that is served, in bytes.") var maxStaticFileBytes = defaults.maxStaticFileBytes
     @Option(help: "Longest message accepted, in bytes.") var maxMessageBytes = defaults.limits.maxMessageBytes
@@ -167,11 +169,16 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(logLevel)'")
         }
         _ = try trustedProxies()
+        if storeConnections < 2 {
+            throw ValidationError("--store-connections must be at least 2: one listens for other nodes' changes, the rest serve")
+        }
         _ = try storeLocation()
     }
 
     private func storeLocation() throws -> PostgresLocation? {
-        try OperatorStoreOptions.postgresLocation(store)
+        var location = try OperatorStoreOptions.postgresLocation(store)
+        location?.maximumConnections = storeConnections
+        return location
     }
 
     private func trustedProxies() throws -> TrustedProxies {

@@ -12,6 +12,9 @@ public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
     public var password: String?
     public var database: String
     public var requiresTLS: Bool
+    /// The most connections the store's pool opens (postgres-nio's default, 20). A node holds
+    /// one of them for its `LISTEN`; appends, loads and operator commands share the others.
+    public var maximumConnections = 20
 
     /// Nil unless `url` is a `postgres://` or `postgresql://` URL with a user, a host and a database.
     public init?(url: String) {
@@ -45,6 +48,7 @@ public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
             tls: requiresTLS ? .require(.makeClientConfiguration()) : .disable
         )
         configuration.options.connectTimeout = .seconds(5)
+        configuration.options.maximumConnections = maximumConnections
         return configuration
     }
 

@@ -14,6 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # TIMERBOARD_BIN lets a test run use a binary other than the debug build (for example a frozen copy).
 BINARY = Path(os.environ.get("TIMERBOARD_BIN", ROOT / ".build" / "debug" / "timerboard"))
+# The load generator, an executable of its own beside the server's.
+BENCH_BINARY = Path(os.environ.get("TIMERBOARD_BENCH_BIN", BINARY.parent / "timerboard-bench"))
 
 
 # The operator token every test server is started with, for `GET /api/boards`.

@@ -4,13 +4,13 @@ import json
 import subprocess
 import time
 
-from conftest import BINARY
+from conftest import BENCH_BINARY
 from test_metrics import metrics, value
 
 
 def bench(server, *args, tmp_path):
     out = tmp_path / "result.json"
-    subprocess.run([str(BINARY), "bench", *args, "--server", server.http, "--json", str(out)],
+    subprocess.run([str(BENCH_BINARY), *args, "--server", server.http, "--json", str(out)],
                    check=True, timeout=120, capture_output=True)
     return json.loads(out.read_text())
 
@@ -40,7 +40,7 @@ def test_fanout_reports_the_connections_the_server_closed_instead_of_only_losing
     # A server that stops mid-step closes every socket: the step must say so, editor included,
     # since a closed editor otherwise shows only as deliveries that never came.
     out = tmp_path / "closed.json"
-    bench = subprocess.Popen([str(BINARY), "bench", "fanout", "--subscribers", "10", "--rate", "20", "--seconds", "3",
+    bench = subprocess.Popen([str(BENCH_BINARY), "fanout", "--subscribers", "10", "--rate", "20", "--seconds", "3",
                               "--server", server.http, "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     # Mid-step: the server has accepted some of the step's 60 edits, not all of them.
     for _ in range(600):
@@ -73,7 +73,7 @@ def test_acked_edits_stops_with_the_servers_reject_instead_of_waiting_forever(se
     # A server with its rate limits on (here tight ones): the bench used to ignore the rejects
     # and wait for acks that never came.
     server = server_factory(["--edits-per-second", "5", "--edit-burst", "5"]).start()
-    run = subprocess.run([str(BINARY), "bench", "acked-edits", "--clients", "2", "--window", "8", "--seconds", "2",
+    run = subprocess.run([str(BENCH_BINARY), "acked-edits", "--clients", "2", "--window", "8", "--seconds", "2",
                           "--server", server.http], timeout=60, capture_output=True, text=True)
     assert run.returncode != 0
     assert "the server rejected an edit" in run.stderr and "rate_limited" in run.stderr, run.stderr
@@ -82,7 +82,7 @@ def test_acked_edits_stops_with_the_servers_reject_instead_of_waiting_forever(se
 def test_fanout_counts_the_edits_the_server_rejected(server_factory, tmp_path):
     server = server_factory(["--edits-per-second", "5", "--edit-burst", "5"]).start()
     out = tmp_path / "rejected.json"
-    run = subprocess.run([str(BINARY), "bench", "fanout", "--subscribers", "2", "--rate", "20", "--seconds", "1",
+    run = subprocess.run([str(BENCH_BINARY), "fanout", "--subscribers", "2", "--rate", "20", "--seconds", "1",
                           "--server", server.http, "--json", str(out)], timeout=120, capture_output=True, text=True)
     step = json.loads(out.read_text())
     step = step[0] if isinstance(step, list) else step
@@ -94,7 +94,7 @@ def test_fanout_counts_the_edits_the_server_rejected(server_factory, tmp_path):
 
 def test_a_refused_websocket_is_reported_with_the_servers_answer(server_factory):
     server = server_factory(["--max-connections-per-address", "3"]).start()
-    run = subprocess.run([str(BINARY), "bench", "fanout", "--subscribers", "5", "--rate", "20", "--seconds", "1",
+    run = subprocess.run([str(BENCH_BINARY), "fanout", "--subscribers", "5", "--rate", "20", "--seconds", "1",
                           "--server", server.http], timeout=60, capture_output=True, text=True)
     assert run.returncode != 0
     assert "the server refused a WebSocket: HTTP/1.1 503" in run.stderr, run.stderr

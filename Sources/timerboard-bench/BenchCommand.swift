@@ -2,9 +2,14 @@ import ArgumentParser
 import Foundation
 import TimerBoardBench
 
-/// `timerboard bench SCENARIO`: load against a running server; prints a table and writes JSON.
+/// `timerboard-bench SCENARIO`: load against a running server; prints a table and writes JSON.
+///
+/// Its own executable, so the server's binary links only what serving needs (the bench's HTTP
+/// calls pull in FoundationNetworking, and with it libcurl).
+@main
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "timerboard-bench",
         abstract: "Measure a running TimerBoard server.",
         subcommands: [
             Fanout.self, Saturate.self, SlowConsumers.self, JoinStorm.self, AckedEdits.self, TimerExpiry.self, TimerSequences.self,

@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "timerboard", targets: ["timerboard"]),
+        .executable(name: "timerboard-bench", targets: ["timerboard-bench"]),
         // The domain and the wire, for the micro-benchmarks package in Benchmarks/.
         .library(name: "BoardCore", targets: ["BoardCore"]),
         .library(name: "BoardProtocol", targets: ["BoardProtocol"]),
@@ -41,12 +42,16 @@ let package = Package(
         .target(name: "BoardCore", swiftSettings: swiftSettings),
         // The wire: messages, JSON codec, error codes.
         .target(name: "BoardProtocol", dependencies: ["BoardCore"], swiftSettings: swiftSettings),
+        // "Drain a queue, then end": the one worker that the store's writer, the rooms and the
+        // sessions share, so nothing idle holds a task.
+        .target(name: "TimerBoardConcurrency", swiftSettings: swiftSettings),
         // Durable storage: the BoardStore protocol, its SQLite implementation and the stored
         // format, which is its own and not the wire's (so no BoardProtocol here).
         .target(
             name: "BoardStore",
             dependencies: [
                 "BoardCore",
+                "TimerBoardConcurrency",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -83,6 +88,7 @@ let package = Package(
                 "BoardCore",
                 "BoardProtocol",
                 "BoardStore",
+                "TimerBoardConcurrency",
                 "TimerBoardTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -101,9 +107,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // A Swift client of the protocol, for tests, the load generator and scripts.
+        // Test support: a Swift client of the protocol for the live-server tests (the load
+        // generator has its own raw sockets).
         .target(
-            name: "TimerBoardClient",
+            name: "TimerBoardTestClient",
             dependencies: [
                 "BoardCore",
                 "BoardProtocol",
@@ -111,9 +118,10 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Tests/TimerBoardTestClient",
             swiftSettings: swiftSettings
         ),
-        // The load generator behind `timerboard bench`.
+        // The load generator behind `timerboard-bench`.
         .target(
             name: "TimerBoardBench",
             dependencies: [
@@ -130,10 +138,19 @@ let package = Package(
             name: "timerboard",
             dependencies: [
                 "TimerBoardServer",
-                "TimerBoardBench",
                 "BoardProtocol",
                 "BoardCore",
                 "BoardStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The load generator's own executable: the server's binary then links only what serving
+        // needs (the bench's HTTP client pulls in FoundationNetworking and libcurl).
+        .executableTarget(
+            name: "timerboard-bench",
+            dependencies: [
+                "TimerBoardBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -190,7 +207,7 @@ let package = Package(
             dependencies: [
                 "TimerBoardServer",
                 "TestSupport",
-                "TimerBoardClient",
+                "TimerBoardTestClient",
                 "BoardCore",
                 "BoardProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

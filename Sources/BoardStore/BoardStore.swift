@@ -101,6 +101,8 @@ public protocol BoardStore: Sendable {
     func renameBoard(id: String, title: String) async throws
     /// Removes the board, its log and its snapshot. Throws `StoreError.boardNotFound` when there is none.
     func deleteBoard(id: String) async throws
+    /// Lets go of the database (files, connections); call once, after the last write is durable.
+    func close() async throws
 }
 
 /// Errors a store reports in terms of the domain.

@@ -1,25 +1,26 @@
 import BoardCore
 import Foundation
 import GRDB
+import TimerBoardConcurrency
 
 /// The default store: one SQLite file in WAL mode with `synchronous = FULL`, so an appended
 /// changeset survives a crash of the process and of the machine.
 ///
 /// Appends that arrive while a transaction is being written wait and go into the next one
 /// together (group commit): durability costs one fsync per batch, not per edit.
-public actor SQLiteBoardStore: BoardStore {
+public final class SQLiteBoardStore: BoardStore {
     private let pool: DatabasePool
     /// How many changesets per board the log keeps beyond what replay needs, for resume.
     private let retainedChangesets: Int64
 
-    private struct PendingAppend {
+    private struct PendingAppend: Sendable {
         let changesets: [StoredChangeset]
         let snapshot: Board?
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    private var pending: [PendingAppend] = []
-    private var isWriting = false
+    /// The one writer: every append waiting when it starts a transaction goes into it.
+    private let writer: QueueWorker<PendingAppend>
 
     /// Opens (creating when needed) the database at `path` and migrates it.
     public init(path: String, retainedChangesets: Int = 1_000) throws {
@@ -30,9 +31,17 @@ public actor SQLiteBoardStore: BoardStore {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        self.retainedChangesets = Int64(retainedChangesets)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        self.pool = pool
+        let retained = Int64(retainedChangesets)
+        self.retainedChangesets = retained
+        writer = QueueWorker { batch in await Self.write(batch, to: pool, retained: retained) }
         try Self.migrator.migrate(pool)
+    }
+
+    /// Closes the database. Everything appended is durable already; nothing may be called after.
+    public func close() async throws {
+        try pool.close()
     }
 
     // Migrations are named and never edited once shipped.
@@ -90,7 +99,7 @@ public actor SQLiteBoardStore: BoardStore {
 
     // MARK: Boards
 
-    public nonisolated func createBoard(_ info: BoardInfo, access: BoardAccess) async throws {
+    public func createBoard(_ info: BoardInfo, access: BoardAccess) async throws {
         try await pool.write { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM board WHERE id = ?)", arguments: [info.id]) ?? false
             guard !exists else { throw StoreError(.duplicateBoard, "board \(info.id) exists") }
@@ -102,7 +111,7 @@ public actor SQLiteBoardStore: BoardStore {
         }
     }
 
-    public nonisolated func setAccess(_ access: BoardAccess, boardID: String) async throws {
+    public func setAccess(_ access: BoardAccess, boardID: String) async throws {
         try await pool.write { db in try Self.write(access, boardID: boardID, db) }
     }
 
@@ -116,14 +125,14 @@ public actor SQLiteBoardStore: BoardStore {
         guard db.changesCount == 1 else { throw StoreError(.boardNotFound, "no board \(boardID)") }
     }
 
-    public nonisolated func renameBoard(id: String, title: String) async throws {
+    public func renameBoard(id: String, title: String) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE board SET title = ? WHERE id = ?", arguments: [title, id])
             guard db.changesCount == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
         }
     }
 
-    public nonisolated func deleteBoard(id: String) async throws {
+    public func deleteBoard(id: String) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM changeset WHERE boardID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM snapshot WHERE boardID = ?", arguments: [id])
@@ -132,14 +141,14 @@ public actor SQLiteBoardStore: BoardStore {
         }
     }
 
-    public nonisolated func boards(limit: Int) async throws -> [BoardInfo] {
+    public func boards(limit: Int) async throws -> [BoardInfo] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT id, title, createdDate FROM board ORDER BY createdDate DESC, id LIMIT ?", arguments: [limit])
                 .map { BoardInfo(id: $0["id"], title: $0["title"], createdDate: $0["createdDate"]) }
         }
     }
 
-    public nonisolated func loadBoard(id: String) async throws -> StoredBoard? {
+    public func loadBoard(id: String) async throws -> StoredBoard? {
         let retained = retainedChangesets
         return try await pool.read { db -> StoredBoard? in
             guard
@@ -185,7 +194,7 @@ public actor SQLiteBoardStore: BoardStore {
         }
     }
 
-    public nonisolated func changesets(boardID: String, after revision: Int64) async throws -> [StoredChangeset]? {
+    public func changesets(boardID: String, after revision: Int64) async throws -> [StoredChangeset]? {
         try await pool.read { db -> [StoredChangeset]? in
             guard let last = try Int64.fetchOne(db, sql: "SELECT revision FROM board WHERE id = ?", arguments: [boardID]) else { return nil }
             let log = try Self.changesets(of: boardID, from: revision + 1, db)
@@ -219,39 +228,28 @@ public actor SQLiteBoardStore: BoardStore {
     public func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws {
         guard !changesets.isEmpty else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            pending.append(PendingAppend(changesets: changesets, snapshot: snapshot, continuation: continuation))
-            if !isWriting {
-                isWriting = true
-                // One writer at a time drains the queue; it ends when the queue is empty,
-                // so there is no long-lived task to manage.
-                Task { await self.writePendingBatches() }
-            }
+            writer.enqueue(PendingAppend(changesets: changesets, snapshot: snapshot, continuation: continuation))
         }
     }
 
-    private func writePendingBatches() async {
-        while !pending.isEmpty {
-            let batch = pending
-            pending = []
-            let retained = retainedChangesets
-            do {
-                // Each board's entry gets a savepoint, so one failing board does not fail the others.
-                let results = try await pool.write { db in
-                    batch.map { entry -> Result<Void, any Error> in
-                        Result {
-                            try db.inSavepoint {
-                                try Self.insert(entry.changesets, snapshot: entry.snapshot, retained: retained, db)
-                                return .commit
-                            }
+    /// Writes a batch of appends in one transaction, each board's in a savepoint of its own, so
+    /// one failing board does not fail the others.
+    private static func write(_ batch: [PendingAppend], to pool: DatabasePool, retained: Int64) async {
+        do {
+            let results = try await pool.write { db in
+                batch.map { entry -> Result<Void, any Error> in
+                    Result {
+                        try db.inSavepoint {
+                            try Self.insert(entry.changesets, snapshot: entry.snapshot, retained: retained, db)
+                            return .commit
                         }
                     }
                 }
-                for (entry, result) in zip(batch, results) { entry.continuation.resume(with: result) }
-            } catch {
-                for entry in batch { entry.continuation.resume(throwing: error) }
             }
+            for (entry, result) in zip(batch, results) { entry.continuation.resume(with: result) }
+        } catch {
+            for entry in batch { entry.continuation.resume(throwing: error) }
         }
-        isWriting = false
     }
 
     /// Writes one append: the board's next changesets in order, then its snapshot if any.

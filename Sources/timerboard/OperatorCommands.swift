@@ -37,10 +37,11 @@ struct Export: AsyncParsableCommand {
     @OptionGroup var location: OperatorStoreOptions
 
     func run() async throws {
-        let opened = try await location.open(.refuse)
-        defer { opened.close() }
-        guard let json = try await BoardTransfer.export(boardID: board, store: opened.store, now: SystemClock().now()) else {
-            throw ValidationError("there is no board \(board) in \(opened.name)")
+        let json = try await location.withStore(.refuse) { store, name in
+            guard let json = try await BoardTransfer.export(boardID: board, store: store, now: SystemClock().now()) else {
+                throw ValidationError("there is no board \(board) in \(name)")
+            }
+            return json
         }
         let data = Data(json + [UInt8(ascii: "\n")])
         if let output {
@@ -63,13 +64,12 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-        let opened = try await location.open(.create)
-        defer { opened.close() }
-        let imported: BoardTransfer.Imported
-        do {
-            imported = try await BoardTransfer.importBoard(data, store: opened.store, now: SystemClock().now())
-        } catch let error as StoreError where error.kind == .duplicateBoard {
-            throw ValidationError("\(error) in \(opened.name); delete it first to replace it")
+        let imported = try await location.withStore(.create) { store, name in
+            do {
+                return try await BoardTransfer.importBoard(data, store: store, now: SystemClock().now())
+            } catch let error as StoreError where error.kind == .duplicateBoard {
+                throw ValidationError("\(error) in \(name); delete it first to replace it")
+            }
         }
         print("imported board \(imported.info.id) (\(imported.info.title))")
         for (role, path) in imported.newLinks ?? [] { print("\(role.rawValue): \(path)") }

@@ -5,27 +5,12 @@ import Logging
 import TimerBoardServer
 
 /// Where an operator's command (`export`, `import`, `reset-links`) finds the boards: the same
-/// two options as `serve`, so an environment file that points a node at its store points the
-/// operator's commands at it too.
+/// two options as `serve`, and the same choice (`BoardStoreChoice`), so an environment file that
+/// points a node at its store points the operator's commands at it too.
 struct OperatorStoreOptions: ParsableArguments {
     @Option(help: "Folder of the SQLite database.") var dataDirectory = ServerConfiguration().dataDirectory
     @Option(help: "The cluster's PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE. Without it: SQLite in --data-directory.")
     var store: String?
-
-    /// An open store and a name for it in messages (never a password).
-    struct Opened {
-        let store: any BoardStore
-        let name: String
-        let close: () -> Void
-    }
-
-    /// What a missing SQLite database means to the command.
-    enum Missing {
-        /// Nothing to read: say so instead of creating an empty database.
-        case refuse
-        /// A new database is made (an import into a fresh folder).
-        case create
-    }
 
     func validate() throws {
         _ = try postgresLocation()
@@ -44,41 +29,29 @@ struct OperatorStoreOptions: ParsableArguments {
         return location
     }
 
-    func open(_ missing: Missing) async throws -> Opened {
-        if let location = try postgresLocation() {
-            let store = try await connect(to: location)
-            return Opened(store: store, name: "\(location)", close: store.close)
-        }
+    /// Runs `body` with the store open and the name of where it is (never a password), then
+    /// closes it. A server waits for its database; an operator's command gives up after 30 s.
+    func withStore<Result>(_ missing: BoardStoreChoice.Missing, _ body: (any BoardStore, String) async throws -> Result) async throws -> Result {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = dataDirectory
-        let path = configuration.databasePath
-        switch missing {
-        case .refuse:
-            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("there is no database at \(path)") }
-        case .create:
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        configuration.store = try postgresLocation()
+        let choice = BoardStoreChoice(configuration)
+        var logger = Logger(label: "timerboard")
+        logger.logLevel = .warning
+        let store: any BoardStore
+        do {
+            store = try await choice.open(missing: missing, patience: .seconds(30), logger: logger)
+        } catch let error as BoardStoreChoice.Unavailable {
+            throw ValidationError(error.description)
         }
-        return Opened(store: try SQLiteBoardStore(path: path), name: path, close: {})
-    }
-
-    /// A server waits for its database; an operator's command gives up after `patience` and says so.
-    private func connect(to location: PostgresLocation, patience: Duration = .seconds(30)) async throws -> PostgresBoardStore {
-        let logger = {
-            var logger = Logger(label: "timerboard")
-            logger.logLevel = .warning
-            return logger
-        }()
-        return try await withThrowingTaskGroup(of: PostgresBoardStore?.self) { group in
-            group.addTask { try await PostgresBoardStore(location: location, logger: logger) }
-            group.addTask {
-                try await Task.sleep(for: patience)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let store = try await group.next() ?? nil else {
-                throw ValidationError("no answer from \(location) within \(patience.components.seconds) s")
-            }
-            return store
+        let result: Result
+        do {
+            result = try await body(store, choice.description)
+        } catch {
+            try? await store.close()  // the body's error is the one to report
+            throw error
         }
+        try await store.close()
+        return result
     }
 }

@@ -13,15 +13,13 @@ struct TimerBoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timerboard",
         abstract: "A real-time collaboration server for boards of timers.",
-        subcommands: [Serve.self, Bench.self, ResetLinks.self, Backup.self, Export.self, Import.self],
+        version: TimerBoardVersion.description,
+        subcommands: [Serve.self, ResetLinks.self, Backup.self, Export.self, Import.self],
         defaultSubcommand: Serve.self
     )
 
-    /// The commands whose options also come from `TIMERBOARD_` variables (`EnvironmentOptions`):
-    /// the server and the operator's commands, which then find the same data directory. `bench`
-    /// is a developer's tool and reads its command line only.
-    static let environmentCommands: [any ParsableCommand.Type] = [Serve.self, ResetLinks.self, Backup.self, Export.self, Import.self]
-
+    /// Every command's options also come from `TIMERBOARD_` variables (`EnvironmentOptions`), so
+    /// the server and the operator's commands find the same data directory.
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var head: [String] = []
@@ -30,11 +28,8 @@ struct TimerBoardCommand: AsyncParsableCommand {
             head = [first]
             arguments.removeFirst()
             command = named
-        } else if let first = arguments.first, ["help", "-h", "--help"].contains(first) {
+        } else if let first = arguments.first, ["help", "-h", "--help", "--version"].contains(first) {
             return await main(arguments)
-        }
-        guard environmentCommands.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(command) }) else {
-            return await main(head + arguments)
         }
         let filled: (arguments: [String], fromEnvironment: [EnvironmentOptions.Setting])
         do {
@@ -149,6 +144,12 @@ struct Serve: AsyncParsableCommand {
     var drainSeconds = Serve.seconds(defaults.drainDelay)
     @Option(help: "A proxy (address or CIDR network) whose X-Forwarded-For / X-Real-IP name the client for per-address limits; repeatable.")
     var trustedProxy: [String] = []
+    @Option(help: "On a cluster: milliseconds between a board's full presence lists to the other nodes.")
+    var clusterAnnounceIntervalMs = Serve.milliseconds(defaults.clusterAnnounceInterval)
+    @Option(help: "On a cluster: milliseconds after which a silent node's users are forgotten (a few announce intervals).")
+    var clusterSilenceLimitMs = Serve.milliseconds(defaults.clusterSilenceLimit)
+    @Option(help: "On a cluster: milliseconds a node that is not a board's timekeeper waits for the timekeeper's finish of a timer.")
+    var timekeeperGraceMs = Serve.milliseconds(defaults.timekeeperGrace)
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(help: "Log format: text (for people) or json (one object per line).") var logFormat = LogFormat.text
 
@@ -157,11 +158,16 @@ struct Serve: AsyncParsableCommand {
             ("--max-connections", maxConnections), ("--max-connections-per-address", maxConnectionsPerAddress),
             ("--header-timeout-seconds", headerTimeoutSeconds), ("--idle-timeout-seconds", idleTimeoutSeconds),
             ("--max-header-bytes", maxHeaderBytes), ("--hello-timeout-seconds", helloTimeoutSeconds),
+            ("--cluster-announce-interval-ms", clusterAnnounceIntervalMs), ("--cluster-silence-limit-ms", clusterSilenceLimitMs),
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
         if shutdownGraceSeconds < 0 { throw ValidationError("--shutdown-grace-seconds must not be negative") }
         if drainSeconds < 0 { throw ValidationError("--drain-seconds must not be negative") }
+        if timekeeperGraceMs < 0 { throw ValidationError("--timekeeper-grace-ms must not be negative") }
+        if clusterSilenceLimitMs <= clusterAnnounceIntervalMs {
+            throw ValidationError("--cluster-silence-limit-ms must be longer than --cluster-announce-interval-ms, or a node's users would be forgotten between its announcements")
+        }
         if let token = adminToken, token.count < 16 {
             throw ValidationError("the admin token must be at least 16 characters: it guards every board")
         }
@@ -225,12 +231,16 @@ struct Serve: AsyncParsableCommand {
         configuration.shutdownGrace = .seconds(shutdownGraceSeconds)
         configuration.drainDelay = .seconds(drainSeconds)
         configuration.trustedProxies = try trustedProxies()
+        configuration.clusterAnnounceInterval = .milliseconds(clusterAnnounceIntervalMs)
+        configuration.clusterSilenceLimit = .milliseconds(clusterSilenceLimitMs)
+        configuration.timekeeperGrace = .milliseconds(timekeeperGraceMs)
 
         if logFormat == .json {
             LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
         }
         var logger = Logger(label: "timerboard")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.notice("starting TimerBoard", metadata: ["tb.version": "\(TimerBoardVersion.number)", "tb.protocol": "\(protocolVersion)"])
         if let files = OpenFileLimit.raiseToHardLimit() {
             logger.info("each connection is an open file; this process may open \(files.soft)")
         }
@@ -255,10 +265,11 @@ struct ResetLinks: AsyncParsableCommand {
     @OptionGroup var location: OperatorStoreOptions
 
     func run() async throws {
-        let opened = try await location.open(.refuse)
-        defer { opened.close() }
-        guard let links = try await resetLinks(boardID: board, store: opened.store) else {
-            throw ValidationError("there is no board \(board) in \(opened.name)")
+        let links = try await location.withStore(.refuse) { store, name in
+            guard let links = try await resetLinks(boardID: board, store: store) else {
+                throw ValidationError("there is no board \(board) in \(name)")
+            }
+            return links
         }
         for (role, path) in links { print("\(role.rawValue): \(path)") }
     }

@@ -14,7 +14,6 @@ import Testing
         var location = try await ScratchPostgres.database(name)
         location.maximumConnections = maximum
         let store = try await PostgresBoardStore(location: location, logger: Logger(label: "test"))
-        defer { store.close() }
 
         // Ten leases at once, each holding its connection a second and then counting the
         // database's connections from it: more wait than the pool may serve, so it opens all it
@@ -35,6 +34,7 @@ import Testing
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
+        await store.close()
         #expect(counts.max() == maximum)
     }
 }

@@ -2,7 +2,7 @@ import BoardCore
 import BoardProtocol
 import Foundation
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 
 /// Every kind of bad input gets its code, changes nothing, and leaves the connection working.
 @Suite(.timeLimit(.minutes(2))) struct BadInputTests {

@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 
 @Suite(.timeLimit(.minutes(2))) struct ChangesetTests {
     @Test func aRenameReachesTheOtherClientAsOneUpdateOfOneField() async throws {

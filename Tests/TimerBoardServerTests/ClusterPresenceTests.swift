@@ -1,6 +1,7 @@
 import BoardCore
 import BoardProtocol
 import BoardStore
+import Logging
 import Testing
 
 @testable import TimerBoardServer
@@ -60,18 +61,23 @@ import Testing
     }
 
     @Test func messagesCarryTheNodeAndSplitUnderPostgreSQLsLimitAndOwnOnesAreIgnored() {
-        let here = ClusterPresence(nodeID: "here", feed: NoFeed())
-        let there = ClusterPresence(nodeID: "there", feed: NoFeed())
+        let here = Self.node("here")
+        let there = Self.node("there")
         let crowd = (0..<60).map { Self.user("user-\($0)", String(repeating: "N", count: 100)) }
-        let payloads = there.payloads(.full, users: crowd, left: ["gone"])
+        let payloads = there.payloads(PresenceNews(scope: .full, users: crowd, left: ["gone"]))
         #expect(payloads.count == 3)
         #expect(payloads.allSatisfy { $0.utf8.count + 13 <= PostgresBoardStore.presencePayloadLimit })
-        let messages = payloads.compactMap(here.message(from:))
-        #expect(messages.map(\.kind) == [.full, .delta, .delta])
-        #expect(messages.flatMap(\.users) == crowd)
-        #expect(messages.flatMap(\.left) == ["gone"])
-        #expect(payloads.compactMap(there.message(from:)).isEmpty, "a node's own messages come back to it")
-        #expect(here.message(from: "there full {not json") == nil)
+        let messages = payloads.compactMap(here.news(from:))
+        #expect(messages.allSatisfy { $0.node == "there" })
+        #expect(messages.map(\.news.scope) == [.full, .delta, .delta])
+        #expect(messages.flatMap(\.news.users) == crowd)
+        #expect(messages.flatMap(\.news.left) == ["gone"])
+        #expect(payloads.compactMap(there.news(from:)).isEmpty, "a node's own messages come back to it")
+        #expect(here.news(from: "there full {not json") == nil)
+    }
+
+    static func node(_ id: String) -> ClusterPresence {
+        ClusterPresence(nodeID: id, feed: NoFeed(), announceInterval: .seconds(10), silenceLimit: 30_000, timekeeperGrace: 1_000, logger: Logger(label: "test"))
     }
 
     struct NoFeed: BoardChangeFeed {

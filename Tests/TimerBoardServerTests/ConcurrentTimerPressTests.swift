@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 import TimerBoardServer
 
 /// Two screens pressing timer buttons at the same moment, both on the same revision: what

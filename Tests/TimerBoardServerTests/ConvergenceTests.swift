@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 
 /// Many clients editing at once all end with the server's board.
 @Suite(.timeLimit(.minutes(5))) struct ConvergenceTests {

@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 import TimerBoardServer
 
 /// Acked edits survive a restart; resent edits are not applied twice; resume sends exactly

@@ -2,7 +2,7 @@ import BoardCore
 import BoardProtocol
 import Foundation
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 
 @Suite(.timeLimit(.minutes(2))) struct IdleBoardTests {
     @Test func aBoardNobodyHasOpenLeavesMemoryAndComesBackOnTheNextJoin() async throws {

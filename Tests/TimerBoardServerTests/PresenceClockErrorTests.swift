@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 
 /// Each screen shares how well its clock matches the server's, in presence.
 @Suite(.timeLimit(.minutes(2))) struct PresenceClockErrorTests {

@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 
 @Suite(.timeLimit(.minutes(2))) struct PresenceTests {
     /// Applies presence messages until who is on the board satisfies `condition`.

@@ -2,7 +2,7 @@ import BoardCore
 import BoardProtocol
 import GRDB
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 import TimerBoardServer
 
 /// What a room does when its store fails (`BoardRoom.fail`): nothing pending is acked, everyone

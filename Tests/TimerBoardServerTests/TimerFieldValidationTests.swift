@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 import TimerBoardServer
 
 /// Bad values of the new timer fields and operations over the wire: a typed reject or error,

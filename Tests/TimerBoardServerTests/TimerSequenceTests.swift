@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Testing
-import TimerBoardClient
+import TimerBoardTestClient
 import TimerBoardServer
 
 /// Sequence sections on a real server with a real SQLite file and a clock the test moves:

@@ -6,38 +6,14 @@ import Foundation
 /// A change is a flat object, `{"update":"section","id":"s1","title":"New"}`; a board is
 /// `{"sections":[…],"timers":[…]}`; a timer's run is `{"status":…,"startedAt":…,"elapsed":…}`
 /// with `startedAt` only while running. Tests/Fixtures/store/format1-*.json are the golden
-/// files: once shipped, this file changes only in ways that keep reading them.
+/// files: once shipped, this file changes only in ways that keep reading them. The server
+/// writes format 2 now; format 1's writer lives in the tests, which hold it to the golden files.
 ///
 /// Reading trusts what the store wrote: rules that only input obeys are not checked (an order
 /// key is taken as it is and repaired on load), so a board that was stored always loads. Only
 /// what cannot make a board at all (a missing field, a bad id, a timer without its section)
 /// is an error.
 enum StoredFormat1 {
-    // MARK: Writing
-
-    static func encode(_ changes: [Change]) -> [UInt8] {
-        var writer = StoredJSONWriter()
-        writer.beginArray()
-        for change in changes { writer.change(change) }
-        writer.endArray()
-        return writer.bytes
-    }
-
-    static func encode(_ board: Board) -> [UInt8] {
-        var writer = StoredJSONWriter(reservingCapacity: 128 * board.entityCount + 32)
-        writer.beginObject()
-        writer.key("sections")
-        writer.beginArray()
-        for section in board.orderedSections { writer.section(section) }
-        writer.endArray()
-        writer.key("timers")
-        writer.beginArray()
-        for timer in board.orderedTimers { writer.timer(timer) }
-        writer.endArray()
-        writer.endObject()
-        return writer.bytes
-    }
-
     // MARK: Reading
 
     /// What a row holds that does not make changes or a board; the message names the field.
@@ -198,88 +174,5 @@ enum StoredFormat1 {
     private static func entityID(_ text: String, _ path: String) throws -> EntityID {
         guard let id = EntityID(text) else { throw Unreadable(description: "\(path) is not a valid id: \(text)") }
         return id
-    }
-}
-
-// MARK: Entities as format 1 objects
-
-extension StoredJSONWriter {
-    fileprivate mutating func change(_ change: Change) {
-        beginObject()
-        switch change {
-        case .insertSection(let section):
-            field("insert", "section")
-            sectionFields(section)
-        case .updateSection(let id, let patch):
-            field("update", "section")
-            field("id", id.rawValue)
-            if let title = patch.title { field("title", title) }
-            if let isExpanded = patch.isExpanded { field("isExpanded", isExpanded) }
-            if let order = patch.order { field("order", order.rawValue) }
-            if let createdDate = patch.createdDate { field("createdDate", createdDate) }
-        case .deleteSection(let id):
-            field("delete", "section")
-            field("id", id.rawValue)
-        case .insertTimer(let timer):
-            field("insert", "timer")
-            timerFields(timer)
-        case .updateTimer(let id, let patch):
-            field("update", "timer")
-            field("id", id.rawValue)
-            if let sectionID = patch.sectionID { field("sectionID", sectionID.rawValue) }
-            if let title = patch.title { field("title", title) }
-            if let minutes = patch.minutes { field("minutes", minutes) }
-            if let seconds = patch.seconds { field("seconds", seconds) }
-            if let order = patch.order { field("order", order.rawValue) }
-            if let createdDate = patch.createdDate { field("createdDate", createdDate) }
-            if let run = patch.run {
-                key("run")
-                self.run(run)
-            }
-        case .deleteTimer(let id):
-            field("delete", "timer")
-            field("id", id.rawValue)
-        }
-        endObject()
-    }
-
-    fileprivate mutating func section(_ section: Section) {
-        beginObject()
-        sectionFields(section)
-        endObject()
-    }
-
-    fileprivate mutating func timer(_ timer: BoardTimer) {
-        beginObject()
-        timerFields(timer)
-        endObject()
-    }
-
-    private mutating func sectionFields(_ section: Section) {
-        field("id", section.id.rawValue)
-        field("title", section.title)
-        field("isExpanded", section.isExpanded)
-        field("createdDate", section.createdDate)
-        field("order", section.order.rawValue)
-    }
-
-    private mutating func timerFields(_ timer: BoardTimer) {
-        field("id", timer.id.rawValue)
-        field("sectionID", timer.sectionID.rawValue)
-        field("title", timer.title)
-        field("minutes", timer.minutes)
-        field("seconds", timer.seconds)
-        field("createdDate", timer.createdDate)
-        field("order", timer.order.rawValue)
-        key("run")
-        run(timer.run)
-    }
-
-    private mutating func run(_ run: TimerRun) {
-        beginObject()
-        field("status", run.status.rawValue)
-        if let startedAt = run.startedAt { field("startedAt", startedAt) }
-        field("elapsed", run.elapsed)
-        endObject()
     }
 }

@@ -54,9 +54,10 @@ public final class PostgresBoardStore: BoardStore {
         return task
     }
 
-    /// Closes every connection; the store must not be used afterwards.
-    public func close() {
+    /// Closes every connection and returns once they are closed; the store must not be used afterwards.
+    public func close() async {
         runTask.cancel()
+        await runTask.value
     }
 
     deinit {

@@ -3,13 +3,20 @@ import BoardProtocol
 import BoardStore
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import NIOCore
-import Synchronization
 import TimerBoardTransport
 
-/// Builds the whole server on the embedded default store: SQLite in the data directory.
+/// The server, assembled: the one folder that names all the others. `runServer` runs it with
+/// its store; tests run `application` alone.
+struct AssembledServer<App: ApplicationProtocol> {
+    let application: App
+    let registry: BoardRegistry
+    /// The node's ear on the other nodes; nil on a server of one node.
+    let follower: ClusterFollower?
+}
+
+/// Builds the whole server on the embedded default store, SQLite in the data directory.
 public func buildApplication(
     configuration: ServerConfiguration,
     clock: any ServerClock = SystemClock(),
@@ -18,82 +25,48 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
     let store = try SQLiteBoardStore(path: configuration.databasePath, retainedChangesets: configuration.retainedChangesets)
-    return buildApplication(configuration: configuration, store: store, clock: clock, readiness: readiness, logger: logger)
+    return assemble(configuration: configuration, store: store, clock: clock, readiness: readiness, logger: logger).application
 }
 
-/// Builds the whole server on any store: registry, HTTP routes, WebSocket route.
-public func buildApplication(
+/// Builds the whole server on `store`: the rooms, the HTTP routes, the WebSocket route and, when
+/// the store is shared by several nodes, what links this node to the others.
+func assemble(
     configuration: ServerConfiguration,
     store: any BoardStore,
-    changeFeed: (any BoardChangeFeed)? = nil,
-    clock: any ServerClock = SystemClock(),
-    readiness: ServerReadiness = ServerReadiness(),
-    logger: Logger = Logger(label: "timerboard")
-) -> some ApplicationProtocol {
-    var configuration = configuration
+    clock: any ServerClock,
+    readiness: ServerReadiness,
+    logger: Logger
+) -> AssembledServer<some ApplicationProtocol> {
     let metrics = ServerMetrics()
-    configuration.metrics = metrics
-    if let changeFeed {
+    var otherNodes: ClusterPresence?
+    if let feed = store as? any BoardChangeFeed {
         // A name for this process among the nodes, new at every start (a restarted node is a new one).
         let nodeID = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        configuration.clusterPresence = ClusterPresence(nodeID: nodeID, feed: changeFeed)
+        otherNodes = ClusterPresence(
+            nodeID: nodeID,
+            feed: feed,
+            announceInterval: configuration.clusterAnnounceInterval,
+            silenceLimit: configuration.clusterSilenceLimit.milliseconds,
+            timekeeperGrace: configuration.timekeeperGrace.milliseconds,
+            logger: logger
+        )
         logger.info("serving as a node of a cluster", metadata: ["tb.node": "\(nodeID)"])
     }
-    let registry = BoardRegistry(store: store, configuration: configuration, clock: clock, logger: logger)
-
+    let registry = BoardRegistry(
+        context: RoomContext(store: store, configuration: configuration, clock: clock, metrics: metrics, otherNodes: otherNodes, logger: logger)
+    )
     let heartbeat = Heartbeat(interval: configuration.heartbeatInterval, shutdownGrace: configuration.shutdownGrace) { closed in
         metrics.heartbeatClosed(closed)
     }
-    let router = buildRouter(configuration: configuration, registry: registry, store: store, readiness: readiness, clock: clock, logger: logger)
-    MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken).addRoutes(to: router)
-    let sessions = SessionFactory(configuration: configuration, registry: registry, heartbeat: heartbeat, clock: clock, logger: logger)
-    return Application(
-        router: router,
-        server: .guardedHTTP1WebSocketUpgrade(
-            http1: .init(
-                idleTimeout: TimeAmount(configuration.idleTimeout),
-                httpDecoderConfiguration: .init(
-                    maxHeaderFieldSize: configuration.maxHeaderBytes,
-                    maxHeaderListSize: configuration.maxHeaderBytes
-                )
-            ),
-            maxFrameSize: configuration.maxFrameBytes,
-            guardSettings: ConnectionGuard.Settings(configuration: configuration, logger: logger),
-            accept: sessions.accept
-        ),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
-        // Shut down after the server (services stop in reverse order): the heartbeat then waits
-        // for the WebSocket connections, which hold no task the server would wait for.
-        services: [heartbeat] + (changeFeed.map { [ClusterFollower(feed: $0, registry: registry, logger: logger)] } ?? []),
-        logger: logger
-    )
-}
-
-func buildRouter(
-    configuration: ServerConfiguration,
-    registry: BoardRegistry,
-    store: any BoardStore,
-    readiness: ServerReadiness,
-    clock: any ServerClock,
-    logger: Logger
-) -> Router<TimerBoardRequestContext> {
     let router = Router(context: TimerBoardRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: OriginCheckMiddleware(policy: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))))
     router.add(
-        middleware: StaticFileMiddleware(
-            webRoot: WebRoot(path: configuration.webRoot),
-            maxFileBytes: configuration.maxStaticFileBytes,
-            logger: logger
-        )
+        middleware: StaticFileMiddleware(webRoot: WebRoot(path: configuration.webRoot), maxFileBytes: configuration.maxStaticFileBytes, logger: logger)
     )
     HealthRoutes(registry: registry, store: store, readiness: readiness, storeTimeout: .seconds(2)).addRoutes(to: router)
-    // A board's link opens the same single page as the start page.
-    let indexPath = configuration.webRoot + "/index.html"
-    router.get("/b/:id") { _, _ -> Response in
-        guard let page = FileManager.default.contents(atPath: indexPath) else { throw HTTPError(.notFound) }
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: page)))
-    }
+    MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken).addRoutes(to: router)
+    PageRoutes(webRoot: configuration.webRoot).addRoutes(to: router)
     BoardsController(
         registry: registry,
         maxTitleLength: configuration.limits.board.maxTitleLength,
@@ -104,5 +77,24 @@ func buildRouter(
         logger: logger
     )
     .addRoutes(to: router.group("api/boards"))
-    return router
+    let sessions = SessionFactory(configuration: configuration, metrics: metrics, registry: registry, heartbeat: heartbeat, clock: clock, logger: logger)
+    let application = Application(
+        router: router,
+        server: .guardedHTTP1WebSocketUpgrade(
+            http1: .init(
+                idleTimeout: TimeAmount(configuration.idleTimeout),
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
+            ),
+            maxFrameSize: configuration.maxFrameBytes,
+            guardSettings: ConnectionGuard.Settings(configuration: configuration, logger: logger),
+            accept: sessions.accept
+        ),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
+        // Shut down after the server (services stop in reverse order): the heartbeat then waits
+        // for the WebSocket connections, which hold no task the server would wait for.
+        services: [heartbeat],
+        logger: logger
+    )
+    let follower = otherNodes.map { ClusterFollower(feed: $0.feed, presence: $0, registry: registry, logger: logger) }
+    return AssembledServer(application: application, registry: registry, follower: follower)
 }

@@ -8,6 +8,7 @@ import ServiceLifecycle
 /// appends rung while the feed was away were not heard.
 struct ClusterFollower: Service {
     let feed: any BoardChangeFeed
+    let presence: ClusterPresence
     let registry: BoardRegistry
     let logger: Logger
 
@@ -22,7 +23,8 @@ struct ClusterFollower: Service {
                 case .boardChanged(let boardID):
                     await registry.room(ifLoaded: boardID)?.otherNodeChangedBoard()
                 case .presence(let boardID, let payload):
-                    await registry.room(ifLoaded: boardID)?.otherNodePresence(payload)
+                    guard let (node, news) = presence.news(from: payload) else { return }
+                    await registry.room(ifLoaded: boardID)?.otherNodePresence(news, from: node)
                 case .lost:
                     break
                 }

@@ -2,7 +2,8 @@ import BoardProtocol
 import BoardStore
 
 /// Every limit and tunable of the server, with its default. The README's configuration table
-/// lists each one with its command-line flag.
+/// lists each one with its command-line flag. Values only: the live objects built from them
+/// (the store, metrics, the other nodes) are made once by `App/` and handed to what needs them.
 public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
@@ -89,12 +90,18 @@ public struct ServerConfiguration: Sendable {
 
     /// Proxies whose `X-Forwarded-For` / `X-Real-IP` name the client for per-address limits.
     public var trustedProxies = TrustedProxies()
-    /// On a cluster, how this node tells the others who is on its boards (and hears theirs):
-    /// set by `buildApplication` from the shared store's feed; nil on one node.
-    var clusterPresence: ClusterPresence?
 
-    /// Where the server counts what `/metrics` shows: set by `buildApplication`, one per application.
-    var metrics = ServerMetrics.detached
+    // MARK: A cluster (`store` set)
+
+    /// How often each room tells the other nodes its whole list of users, so a node that starts
+    /// later learns it.
+    public var clusterAnnounceInterval: Duration = .seconds(10)
+    /// A node not heard from this long has died: its users leave the other nodes' presence.
+    /// Several announce intervals, so one lost message forgets nobody.
+    public var clusterSilenceLimit: Duration = .seconds(30)
+    /// How long a node that is not a board's timekeeper waits past a timer's deadline for the
+    /// timekeeper's finish before it writes the finish itself.
+    public var timekeeperGrace: Duration = .seconds(1)
 
     public init() {}
 

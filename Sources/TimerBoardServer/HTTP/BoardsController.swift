@@ -88,7 +88,7 @@ struct BoardsController {
 
     /// The server-wide list, for the operator only.
     @Sendable func list(request: Request, context: some RequestContext) async throws -> Response {
-        guard let adminToken, let presented = Self.bearer(request), ConstantTime.equal(presented.utf8, adminToken.utf8) else {
+        guard let adminToken, let presented = request.bearerToken, ConstantTime.equal(presented.utf8, adminToken.utf8) else {
             return HTTPAnswer(.forbidden, .forbidden, "listing boards needs the operator token (--admin-token)").response
         }
         let boards = try await registry.boards(limit: 100)
@@ -192,7 +192,7 @@ struct BoardsController {
     ) async throws -> Response {
         let id = try context.parameters.require("id")
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
-        guard let secret = Self.bearer(request) else { return notFound.response }
+        guard let secret = request.bearerToken else { return notFound.response }
         var inUse: BoardRoom?
         do {
             // A room can close between the lookup and its use (it went idle): load it again.
@@ -207,12 +207,22 @@ struct BoardsController {
         guard let room = inUse else {
             return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; try again").response
         }
-        defer {
-            Task {
-                await room.endRequest()
-                await registry.releaseIfIdle(room)
-            }
-        }
+        let response = await answer(request, room: room, secret: secret, needs: needs, notFound: notFound, body)
+        await room.endRequest()
+        // After the answer: letting an idle room go waits for its last writes, the answer need not.
+        Task { [registry] in await registry.releaseIfIdle(room) }
+        return response
+    }
+
+    /// The answer of `withBoard` once the room is held for the request.
+    private func answer(
+        _ request: Request,
+        room: BoardRoom,
+        secret: String,
+        needs: BoardRole,
+        notFound: HTTPAnswer,
+        _ body: (BoardRoom, String) async throws -> Response
+    ) async -> Response {
         let isOperator = adminToken.map { ConstantTime.equal(secret.utf8, $0.utf8) } ?? false
         guard let role = isOperator ? .owner : await room.role(of: secret) else { return notFound.response }
         guard Self.rank(role) <= Self.rank(needs) else {
@@ -223,7 +233,7 @@ struct BoardsController {
         } catch let error as StoreError where error.kind == .boardNotFound {
             return notFound.response
         } catch {
-            logger.error("a board request failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
+            logger.error("a board request failed", metadata: ["tb.board.id": "\(room.boardID)", "tb.error": "\(error)"])
             return HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store this now; try again later").response
         }
     }
@@ -231,13 +241,6 @@ struct BoardsController {
     /// Owner 0, edit 1, view 2: a role may do what any role of a higher rank number may.
     private static func rank(_ role: BoardRole) -> Int {
         BoardRole.allCases.firstIndex(of: role)!
-    }
-
-    static func bearer(_ request: Request) -> String? {
-        guard let value = request.headers[.authorization] else { return nil }
-        let prefix = "Bearer "
-        guard value.count > prefix.count, value.prefix(prefix.count).lowercased() == prefix.lowercased() else { return nil }
-        return String(value.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
     }
 
     // MARK: Bodies

@@ -16,7 +16,7 @@ struct MetricsRoutes {
     func addRoutes(to router: Router<TimerBoardRequestContext>) {
         router.get("/metrics") { request, _ -> Response in
             if let adminToken {
-                guard let presented = BoardsController.bearer(request), ConstantTime.equal(presented.utf8, adminToken.utf8) else {
+                guard let presented = request.bearerToken, ConstantTime.equal(presented.utf8, adminToken.utf8) else {
                     return Response(
                         status: .unauthorized,
                         headers: [.wwwAuthenticate: #"Bearer realm="timerboard""#, .contentType: "text/plain; charset=utf-8"],

@@ -5,29 +5,24 @@ import Logging
 /// The live boards of this process: at most one room per board, loaded from the store on
 /// first use and dropped when nobody is on it.
 actor BoardRegistry {
-    private let store: any BoardStore
-    private let configuration: ServerConfiguration
-    private let clock: any ServerClock
-    private let logger: Logger
+    private let context: RoomContext
     private var rooms: [String: BoardRoom] = [:]
     /// Loads in flight, so that two clients joining a cold board share one load and one room.
     private var loading: [String: Task<BoardRoom?, any Error>] = [:]
 
-    init(store: any BoardStore, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger) {
-        self.store = store
-        self.configuration = configuration
-        self.clock = clock
-        self.logger = logger
+    init(context: RoomContext) {
+        self.context = context
     }
 
     /// The board's room, loading it when needed; nil when there is no such board.
     func room(for boardID: String) async throws -> BoardRoom? {
         if let room = rooms[boardID], await !room.isClosed { return room }
         if let load = loading[boardID] { return try await load.value }
-        let load = Task { [store, configuration, clock, logger] () -> BoardRoom? in
-            guard let stored = try await store.loadBoard(id: boardID) else { return nil }
-            let room = BoardRoom(stored: stored, store: store, configuration: configuration, clock: clock, logger: logger)
+        let load = Task { [context] () -> BoardRoom? in
+            guard let stored = try await context.store.loadBoard(id: boardID) else { return nil }
+            let room = BoardRoom(stored: stored, context: context)
             await room.activate()
+            context.logger.info("loaded the board", metadata: ["tb.board.id": "\(boardID)", "tb.board.revision": "\(stored.revision)"])
             return room
         }
         loading[boardID] = load
@@ -70,9 +65,9 @@ actor BoardRegistry {
 
     /// Makes a board and its link secrets; the secrets leave the server only in this answer.
     func createBoard(title: String) async throws -> (BoardInfo, BoardSecrets) {
-        let info = BoardInfo(id: Self.newBoardID(), title: title, createdDate: clock.now())
+        let info = BoardInfo(id: Self.newBoardID(), title: title, createdDate: context.clock.now())
         let secrets = BoardSecrets.mint()
-        try await store.createBoard(info, access: secrets.access)
+        try await context.store.createBoard(info, access: secrets.access)
         return (info, secrets)
     }
 
@@ -83,7 +78,17 @@ actor BoardRegistry {
     }
 
     func boards(limit: Int) async throws -> [BoardInfo] {
-        try await store.boards(limit: limit)
+        try await context.store.boards(limit: limit)
+    }
+
+    /// Closes every room once what it applied is durable: the server is stopping, and the store
+    /// stops after this.
+    func shutDown() async {
+        let closing = Array(rooms.values)
+        rooms = [:]
+        await withTaskGroup(of: Void.self) { group in
+            for room in closing { group.addTask { await room.close(.shutdown) } }
+        }
     }
 
     /// 12 random characters of base 62: about 71 bits, unguessable enough to share as a link.

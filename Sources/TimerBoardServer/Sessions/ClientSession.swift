@@ -7,22 +7,20 @@ import NIOWebSocket
 import Synchronization
 import TimerBoardTransport
 
-/// One WebSocket connection's conversation: answers its messages in order. It holds no task
-/// while the connection idles: a message that arrives (`received`, on the event loop) starts a
-/// task if none is working, the task answers what has queued up and ends. Everything the
-/// connection is sent goes through its `Outbound` queue, straight into the channel.
-final class ClientSession: WebSocketMessageReceiver {
+/// One WebSocket connection's conversation: answers its messages in order, a batch at a time,
+/// as its `SessionInbox` hands them over. It holds no task while the connection idles.
+/// Everything the connection is sent goes through its `Outbound` queue, straight into the channel.
+final class ClientSession: Sendable {
     let registry: BoardRegistry
-    let heartbeat: Heartbeat
     /// Shared by every session, by reference: one configuration, not a copy per connection.
     private let settings: SharedConfiguration
     private var configuration: ServerConfiguration { settings.value }
+    private var metrics: ServerMetrics { settings.metrics }
     let clock: any ServerClock
     private let baseLogger: Logger
     let outbound: Outbound
-    private let connection: WebSocketControl
-    /// Messages not yet answered, and the conversation's state while no task works on it.
-    private let inbox: Mutex<Inbox>
+    /// What the connection has said so far; only the inbox's one task at a time touches it.
+    private let state: Mutex<State>
 
     /// What the connection has said so far.
     private struct State {
@@ -36,73 +34,27 @@ final class ClientSession: WebSocketMessageReceiver {
         var helloDeadline: Scheduled<Void>?
     }
 
-    private enum Event {
-        case message(InboundMessage)
-        case closed
-    }
-
-    private struct Inbox {
-        var events: [Event] = []
-        /// Nil while a task answers the events: the task holds the state then.
-        var idleState: State?
-        /// Reading from the socket stopped because `events` was full.
-        var isReadingPaused = false
-    }
-
-    /// Messages queued before the connection stops reading from its socket: what one client
-    /// can make the server hold is bounded (at most this many, each of at most `maxFrameBytes`,
-    /// plus what one read of the socket held).
-    static let inboxLimit = 8
-
     /// The reason of the 1008 close a connection gets when it sends no `hello` in time.
     static let noHelloReason = "no hello in time"
 
     /// A session for an upgraded connection; on the connection's event loop, before its
     /// handlers are installed.
-    init(
-        connectionID: Int,
-        channel: any Channel,
-        acceptsDeflate: Bool,
-        registry: BoardRegistry,
-        heartbeat: Heartbeat,
-        configuration: SharedConfiguration,
-        clock: any ServerClock,
-        logger: Logger
-    ) {
+    init(outbound: Outbound, channel: any Channel, registry: BoardRegistry, configuration: SharedConfiguration, clock: any ServerClock, logger: Logger) {
         self.registry = registry
-        self.heartbeat = heartbeat
         settings = configuration
         self.clock = clock
         baseLogger = logger
-        connection = WebSocketControl(channel: channel)
-        outbound = Outbound(
-            id: connectionID,
-            capacity: configuration.value.outboundQueueLimit,
-            acceptsDeflate: acceptsDeflate,
-            eventLoop: channel.eventLoop
+        self.outbound = outbound
+        state = Mutex(
+            State(
+                editBudget: EditBudget(
+                    editsPerSecond: configuration.value.editsPerSecond,
+                    burst: configuration.value.editBurst,
+                    now: clock.now()
+                ),
+                helloDeadline: Self.scheduleHelloDeadline(on: channel, outbound: outbound, timeout: configuration.value.helloTimeout, logger: logger)
+            )
         )
-        let state = State(
-            editBudget: EditBudget(
-                editsPerSecond: configuration.value.editsPerSecond,
-                burst: configuration.value.editBurst,
-                now: clock.now()
-            ),
-            helloDeadline: Self.scheduleHelloDeadline(on: channel, outbound: outbound, timeout: configuration.value.helloTimeout, logger: logger)
-        )
-        inbox = Mutex(Inbox(idleState: state))
-    }
-
-    /// Takes over an upgraded channel: installs its connection, with this session as receiver.
-    func start(on channel: any Channel) throws {
-        // Registered first: a channel that closes during the install tells `connectionClosed`,
-        // which unregisters it, so the heartbeat never keeps a connection that is gone.
-        heartbeat.register(outbound)
-        do {
-            try WebSocketConnection.install(on: channel, outbound: outbound, receiver: self, maxMessageBytes: configuration.maxFrameBytes)
-        } catch {
-            heartbeat.unregister(outbound)
-            throw error
-        }
     }
 
     /// The logger, with the connection's id: built when something is logged, so an idle
@@ -122,60 +74,21 @@ final class ClientSession: WebSocketMessageReceiver {
         }
     }
 
-    // MARK: The inbox
-
-    func received(_ message: InboundMessage) -> Bool {
-        enqueue(.message(message))
-    }
-
-    func connectionClosed() {
-        heartbeat.unregister(outbound)
-        enqueue(.closed)
-    }
-
-    /// Queues an event and starts a task to answer it unless one is at work. Returns whether
-    /// the connection may go on reading.
-    @discardableResult
-    private func enqueue(_ event: Event) -> Bool {
-        let (idleState, keepReading) = inbox.withLock { inbox -> (State?, Bool) in
-            inbox.events.append(event)
-            let idleState = inbox.idleState
-            inbox.idleState = nil
-            if inbox.events.count >= Self.inboxLimit { inbox.isReadingPaused = true }
-            return (idleState, !inbox.isReadingPaused)
-        }
-        if let idleState {
-            Task { await self.answer(from: idleState) }
-        }
-        return keepReading
-    }
-
-    /// Answers queued events in order until none is left, then puts the state back and ends.
-    private func answer(from state: State) async {
-        var state = state
-        while true {
-            let (events, resume) = inbox.withLock { inbox -> ([Event], Bool) in
-                let events = inbox.events
-                inbox.events = []
-                if events.isEmpty { inbox.idleState = state }
-                let resume = inbox.isReadingPaused
-                inbox.isReadingPaused = false
-                return (events, resume)
-            }
-            if resume { connection.resumeReading() }
-            if events.isEmpty { return }
-            for event in events {
-                switch event {
-                case .message(let message):
-                    // Not while the client's answers pile up unsent: meanwhile the inbox fills and
-                    // reading stops, and TCP holds the client back.
-                    await outbound.untilRoomToAnswer()
-                    await handle(message, state: &state)
-                case .closed:
-                    state.helloDeadline?.cancel()
-                    state.helloDeadline = nil
-                    await leaveBoard(&state)
-                }
+    /// Answers what the inbox took, in order. Called by one task at a time.
+    func answer(_ events: [SessionInbox.Event]) async {
+        var state = self.state.withLock { $0 }
+        defer { self.state.withLock { $0 = state } }
+        for event in events {
+            switch event {
+            case .message(let message):
+                // Not while the client's answers pile up unsent: meanwhile the inbox fills and
+                // reading stops, and TCP holds the client back.
+                await outbound.untilRoomToAnswer()
+                await handle(message, state: &state)
+            case .closed:
+                state.helloDeadline?.cancel()
+                state.helloDeadline = nil
+                await leaveBoard(&state)
             }
         }
     }
@@ -196,7 +109,7 @@ final class ClientSession: WebSocketMessageReceiver {
             try await handle(request, state: &state)
         } catch let error as ProtocolError {
             if let opID = error.opID {
-                configuration.metrics.editRejected(error.code)
+                metrics.editRejected(error.code)
                 send(.reject(.init(opID: opID, code: error.code, message: error.message, opIndex: error.opIndex)))
             } else {
                 send(.error(code: error.code, message: error.message))
@@ -296,11 +209,13 @@ final class ClientSession: WebSocketMessageReceiver {
     }
 }
 
-/// The server's configuration, made once and shared by reference.
+/// The server's configuration and metrics, made once and shared by reference by every session.
 final class SharedConfiguration: Sendable {
     let value: ServerConfiguration
+    let metrics: ServerMetrics
 
-    init(_ value: ServerConfiguration) {
+    init(_ value: ServerConfiguration, metrics: ServerMetrics) {
         self.value = value
+        self.metrics = metrics
     }
 }

@@ -17,8 +17,8 @@ struct SessionFactory: Sendable {
     private let originPolicy: OriginPolicy
     private let connectionCounter = ConnectionCounter()
 
-    init(configuration: ServerConfiguration, registry: BoardRegistry, heartbeat: Heartbeat, clock: any ServerClock, logger: Logger) {
-        self.configuration = SharedConfiguration(configuration)
+    init(configuration: ServerConfiguration, metrics: ServerMetrics, registry: BoardRegistry, heartbeat: Heartbeat, clock: any ServerClock, logger: Logger) {
+        self.configuration = SharedConfiguration(configuration, metrics: metrics)
         self.registry = registry
         self.heartbeat = heartbeat
         self.clock = clock
@@ -36,17 +36,29 @@ struct SessionFactory: Sendable {
         if acceptsDeflate { headers[.secWebSocketExtensions] = DeflateNegotiation.response }
         let connectionID = connectionCounter.next()
         return WebSocketUpgradeChannel.Acceptance(headers: headers) { [self] channel in
-            let session = ClientSession(
-                connectionID: connectionID,
-                channel: channel,
-                acceptsDeflate: acceptsDeflate,
-                registry: registry,
-                heartbeat: heartbeat,
-                configuration: configuration,
-                clock: clock,
-                logger: logger
-            )
-            try session.start(on: channel)
+            try start(connectionID: connectionID, acceptsDeflate: acceptsDeflate, on: channel)
+        }
+    }
+
+    /// Takes over an upgraded channel, on its event loop: its queue, its session and the inbox
+    /// between them, and the connection handler with the inbox as receiver.
+    private func start(connectionID: Int, acceptsDeflate: Bool, on channel: any Channel) throws {
+        let outbound = Outbound(
+            id: connectionID,
+            capacity: configuration.value.outboundQueueLimit,
+            acceptsDeflate: acceptsDeflate,
+            eventLoop: channel.eventLoop
+        )
+        let session = ClientSession(outbound: outbound, channel: channel, registry: registry, configuration: configuration, clock: clock, logger: logger)
+        let inbox = SessionInbox(session: session, connection: WebSocketControl(channel: channel), heartbeat: heartbeat)
+        // Registered first: a channel that closes during the install tells the inbox, which
+        // unregisters it, so the heartbeat never keeps a connection that is gone.
+        heartbeat.register(outbound)
+        do {
+            try WebSocketConnection.install(on: channel, outbound: outbound, receiver: inbox, maxMessageBytes: configuration.value.maxFrameBytes)
+        } catch {
+            heartbeat.unregister(outbound)
+            throw error
         }
     }
 

@@ -58,9 +58,12 @@ final class ServerMetrics: Sendable {
         func counter(_ name: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Counter {
             CoreMetrics.Counter(label: name, dimensions: dimensions, factory: factory)
         }
-        func gauge(_ name: String) -> CoreMetrics.Gauge {
-            CoreMetrics.Gauge(label: name, factory: factory)
+        func gauge(_ name: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Gauge {
+            CoreMetrics.Gauge(label: name, dimensions: dimensions, factory: factory)
         }
+        // Which version runs, as Prometheus's `*_build_info` convention has it: always 1, the
+        // facts in its labels.
+        gauge("timerboard_build_info", [("version", TimerBoardVersion.number), ("protocol", "\(protocolVersion)")]).record(1)
         connections = gauge("timerboard_websocket_connections")
         liveBoards = gauge("timerboard_live_boards")
         timersRunning = gauge("timerboard_timers_running")

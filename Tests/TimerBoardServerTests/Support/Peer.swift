@@ -1,7 +1,7 @@
 import BoardCore
 import BoardProtocol
 import Foundation
-import TimerBoardClient
+import TimerBoardTestClient
 
 /// A test client: a real WebSocket connection plus its replica of the board, which checks
 /// every changeset as it arrives (no gap, no duplicate, every change fits).

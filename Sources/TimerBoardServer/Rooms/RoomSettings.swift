@@ -1,0 +1,14 @@
+import BoardCore
+
+/// The configuration values a room's state decides with (`ServerConfiguration` has each, with
+/// its flag).
+struct RoomSettings: Sendable {
+    var limits = BoardLimits()
+    var retainedChangesets = 1_000
+    var retainedChangesetBytes = 16 << 20
+    var outcomesPerClient = 1_000
+    var outcomesPerBoard = 20_000
+    var snapshotInterval = 100
+    /// On a cluster: presence is told to, and heard from, the other nodes.
+    var sharedWithOtherNodes = false
+}

@@ -8,12 +8,13 @@ import re
 import shutil
 import socket
 import subprocess
+import urllib.request
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import BINARY, ROOT
+from conftest import BINARY, LISTENING, ROOT
 
 DEPLOY = ROOT / "deploy"
 
@@ -99,11 +100,72 @@ def test_the_dockerfile_names_only_real_flags_and_variables():
     assert "TIMERBOARD_DATA_DIRECTORY" in variables and "TIMERBOARD_WEB_ROOT" in variables
     for variable in variables:
         assert variable_flag(variable) in flags, variable
-    assert 'CMD ["serve"]' in dockerfile and "USER timerboard" in dockerfile and "STOPSIGNAL SIGTERM" in dockerfile
+    assert 'CMD ["serve"]' in dockerfile and "STOPSIGNAL SIGTERM" in dockerfile
     assert re.search(r"^VOLUME /data$", dockerfile, re.MULTILINE)
     # The build command the Dockerfile runs is the one this project builds with.
     assert "swift build -c release --product timerboard --static-swift-stdlib" in dockerfile
     assert (ROOT / ".dockerignore").exists()
+
+
+def test_the_image_runs_as_a_numeric_user_without_privileges():
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    run_stage = dockerfile[dockerfile.index("# ---- run ----"):]
+    user, group = re.search(r"^USER (\d+):(\d+)$", run_stage, re.MULTILINE).groups()
+    assert int(user) >= 1000 and int(group) >= 1000
+    # The account made for it has that uid, and owns the data volume.
+    assert re.search(rf"useradd .*--uid {user} ", run_stage)
+    assert "install -d -o timerboard -g timerboard -m 700 /data" in run_stage
+
+
+def test_the_image_resolves_before_copying_sources_and_strips_the_binary():
+    steps = [line for line in (DEPLOY / "Dockerfile").read_text().splitlines() if re.match(r"(COPY|RUN|FROM) ", line)]
+    build = steps[:[i for i, step in enumerate(steps) if step.startswith("FROM ")][1]]
+    order = [next(i for i, step in enumerate(build) if needle in step) for needle in (
+        "COPY Package.swift ./", "COPY deploy/PackagePins.swift ./", "swift package resolve", "COPY Sources", "swift build")]
+    # The resolved dependencies are a layer that a change of our sources does not rebuild.
+    assert order == sorted(order), build
+    assert "cat PackagePins.swift >> Package.swift" in build[order[2]]
+    assert re.search(r"install -D -s -m 755 .*timerboard", (DEPLOY / "Dockerfile").read_text())
+    ignored = (ROOT / ".dockerignore").read_text().splitlines()
+    assert ignored.index("!deploy/PackagePins.swift") > ignored.index("deploy")
+
+
+def exact_dependencies(manifest: str) -> dict:
+    """identity -> version of every `.package(url: ..., exact: ...)` in a manifest's text."""
+    return {url.rstrip("/").rsplit("/", 1)[1].removesuffix(".git").lower(): version
+            for url, version in re.findall(r'\.package\(url: "([^"]+)", exact: "([^"]+)"\)', manifest)}
+
+
+def test_the_image_build_pins_every_package_the_build_resolves():
+    manifest = (ROOT / "Package.swift").read_text()
+    pins = (DEPLOY / "PackagePins.swift").read_text()
+    own, appended = exact_dependencies(manifest), exact_dependencies(pins)
+    # Every dependency of Package.swift is exact, and the appended ones are not named twice.
+    assert len(own) == len(re.findall(r"\.package\(", manifest)), "a dependency of Package.swift is not exact"
+    assert not set(own) & set(appended)
+    resolved_file = ROOT / "Package.resolved"
+    if not resolved_file.exists():
+        pytest.skip("no Package.resolved: `swift build` (or `swift package resolve`) writes it")
+    resolved = {pin["identity"]: pin["state"].get("version") for pin in json.loads(resolved_file.read_text())["pins"]}
+    assert {**own, **appended} == resolved, "deploy/PackagePins.swift differs from Package.resolved"
+
+
+def test_a_stripped_binary_serves(tmp_path):
+    strip = shutil.which("strip")
+    if strip is None:
+        pytest.skip("strip is not installed (Debian package binutils)")
+    stripped = tmp_path / "timerboard"
+    subprocess.run([strip, "-o", str(stripped), str(BINARY)], check=True)
+    assert stripped.stat().st_size < BINARY.stat().st_size
+    process = subprocess.Popen([str(stripped), "serve", "--port", "0", "--data-directory", str(tmp_path / "data"),
+                                "--web-root", str(ROOT / "web-static")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        port = next(int(match.group(1)) for line in process.stdout if (match := LISTENING.search(line)))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10) as response:
+            assert response.status == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
 
 
 def closed_port() -> int:

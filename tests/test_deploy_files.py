@@ -30,21 +30,27 @@ def variable_flag(variable: str) -> str:
     return variable[len("TIMERBOARD_"):].lower().replace("_", "-")
 
 
-def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path):
+# The single node's unit, and the cluster nodes' template (verified as an instance of it).
+UNITS = [("timerboard.service", "timerboard.service"), ("timerboard@.service", "timerboard@8081.service")]
+
+
+@pytest.mark.parametrize("unit_name, verified", UNITS)
+def test_the_systemd_units_pass_systemd_analyze_verify(unit_name, verified, tmp_path):
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed (Debian package systemd; scripts/install-deps --test installs it)")
-    unit = (DEPLOY / "systemd" / "timerboard.service").read_text()
+    unit = (DEPLOY / "systemd" / unit_name).read_text()
     # verify checks that ExecStart's program exists: point it at the binary under test.
     assert "ExecStart=/usr/local/bin/timerboard serve" in unit
-    (tmp_path / "timerboard.service").write_text(unit.replace("/usr/local/bin/timerboard", str(BINARY)))
-    result = subprocess.run([analyze, "verify", str(tmp_path / "timerboard.service")], capture_output=True, text=True)
+    (tmp_path / unit_name).write_text(unit.replace("/usr/local/bin/timerboard", str(BINARY)))
+    result = subprocess.run([analyze, "verify", str(tmp_path / verified)], capture_output=True, text=True)
     # Unknown keys and bad values are only warnings to systemd: any output fails the test.
     assert result.returncode == 0 and result.stdout + result.stderr == "", result.stdout + result.stderr
 
 
-def test_the_systemd_unit_uses_real_settings_and_waits_for_a_graceful_stop():
-    unit = (DEPLOY / "systemd" / "timerboard.service").read_text()
+@pytest.mark.parametrize("unit_name", [name for name, _ in UNITS])
+def test_the_systemd_units_use_real_settings_and_wait_for_a_graceful_stop(unit_name):
+    unit = (DEPLOY / "systemd" / unit_name).read_text()
     flags = serve_flags()
     settings = dict(re.findall(r"^Environment=(TIMERBOARD_[A-Z_]+)=(.*)$", unit, re.MULTILINE))
     assert settings, "the unit sets no TIMERBOARD_ variable"
@@ -57,6 +63,19 @@ def test_the_systemd_unit_uses_real_settings_and_waits_for_a_graceful_stop():
     drain = int(settings["TIMERBOARD_DRAIN_SECONDS"])
     grace = int(settings["TIMERBOARD_SHUTDOWN_GRACE_SECONDS"])
     assert stop >= drain + grace + 5, "systemd would SIGKILL before the graceful stop can end"
+
+
+def test_the_cluster_template_gives_each_node_its_port_and_folder_and_drains():
+    unit = (DEPLOY / "systemd" / "timerboard@.service").read_text()
+    assert "Environment=TIMERBOARD_PORT=%i" in unit
+    assert "StateDirectory=timerboard-%i" in unit and "Environment=TIMERBOARD_DATA_DIRECTORY=/var/lib/timerboard-%i" in unit
+    # The shared settings are required (the store), each node's own are optional.
+    assert "EnvironmentFile=/etc/timerboard/cluster.env" in unit and "EnvironmentFile=-/etc/timerboard/node-%i.env" in unit
+    # Longer than HAProxy takes to mark a node out: fall x inter in deploy/haproxy/haproxy.cfg.
+    haproxy = (DEPLOY / "haproxy" / "haproxy.cfg").read_text()
+    fall, inter = re.search(r"default-server check inter (\d+)s .*fall (\d+)", haproxy).groups()
+    drain = int(re.search(r"^Environment=TIMERBOARD_DRAIN_SECONDS=(\d+)$", unit, re.MULTILINE).group(1))
+    assert drain > int(fall) * int(inter)
 
 
 def compose():

@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -52,7 +53,7 @@ def scratch_postgres():
         shutil.chown(data, "postgres")
     subprocess.run(as_postgres([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth-local=trust",
                                 "--auth-host=scram-sha-256", "--no-sync"]), check=True, capture_output=True)
-    with __import__("socket").socket() as probe:
+    with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     subprocess.run(as_postgres([str(binaries / "pg_ctl"), "-D", str(data), "-l", str(data / "server.log"), "-w",

@@ -16,7 +16,7 @@ import websockets
 
 from cluster import Client, Postgres, board_of, random_op
 from conftest import ADMIN_TOKEN, ServerProcess
-from test_nginx_proxy import Nginx
+from balancers import Nginx
 
 
 @pytest.fixture
@@ -165,9 +165,7 @@ def test_clients_on_two_nodes_converge_with_one_outcome_per_edit(nodes, postgres
 
 def test_a_killed_node_loses_no_acked_edit_and_its_clients_resume_on_the_other(nodes, postgres, tmp_path):
     node1, node2 = nodes
-    nginx = Nginx(tmp_path / "nginx", node1.port)
-    (nginx.directory / "timerboard-nodes.conf").write_text(
-        f"server 127.0.0.1:{node1.port} max_fails=1 fail_timeout=30s;\nserver 127.0.0.1:{node2.port} max_fails=1 fail_timeout=30s;\n")
+    nginx = Nginx(tmp_path / "nginx", [node1.port, node2.port])
     assert nginx.check().returncode == 0
     nginx.start()
     board = node1.create_board("Failover")

@@ -8,12 +8,13 @@ import re
 import shutil
 import socket
 import subprocess
+import urllib.request
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import BINARY, ROOT
+from conftest import BINARY, LISTENING, ROOT
 
 DEPLOY = ROOT / "deploy"
 
@@ -29,21 +30,27 @@ def variable_flag(variable: str) -> str:
     return variable[len("TIMERBOARD_"):].lower().replace("_", "-")
 
 
-def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path):
+# The single node's unit, and the cluster nodes' template (verified as an instance of it).
+UNITS = [("timerboard.service", "timerboard.service"), ("timerboard@.service", "timerboard@8081.service")]
+
+
+@pytest.mark.parametrize("unit_name, verified", UNITS)
+def test_the_systemd_units_pass_systemd_analyze_verify(unit_name, verified, tmp_path):
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed (Debian package systemd; scripts/install-deps --test installs it)")
-    unit = (DEPLOY / "systemd" / "timerboard.service").read_text()
+    unit = (DEPLOY / "systemd" / unit_name).read_text()
     # verify checks that ExecStart's program exists: point it at the binary under test.
     assert "ExecStart=/usr/local/bin/timerboard serve" in unit
-    (tmp_path / "timerboard.service").write_text(unit.replace("/usr/local/bin/timerboard", str(BINARY)))
-    result = subprocess.run([analyze, "verify", str(tmp_path / "timerboard.service")], capture_output=True, text=True)
+    (tmp_path / unit_name).write_text(unit.replace("/usr/local/bin/timerboard", str(BINARY)))
+    result = subprocess.run([analyze, "verify", str(tmp_path / verified)], capture_output=True, text=True)
     # Unknown keys and bad values are only warnings to systemd: any output fails the test.
     assert result.returncode == 0 and result.stdout + result.stderr == "", result.stdout + result.stderr
 
 
-def test_the_systemd_unit_uses_real_settings_and_waits_for_a_graceful_stop():
-    unit = (DEPLOY / "systemd" / "timerboard.service").read_text()
+@pytest.mark.parametrize("unit_name", [name for name, _ in UNITS])
+def test_the_systemd_units_use_real_settings_and_wait_for_a_graceful_stop(unit_name):
+    unit = (DEPLOY / "systemd" / unit_name).read_text()
     flags = serve_flags()
     settings = dict(re.findall(r"^Environment=(TIMERBOARD_[A-Z_]+)=(.*)$", unit, re.MULTILINE))
     assert settings, "the unit sets no TIMERBOARD_ variable"
@@ -56,6 +63,19 @@ def test_the_systemd_unit_uses_real_settings_and_waits_for_a_graceful_stop():
     drain = int(settings["TIMERBOARD_DRAIN_SECONDS"])
     grace = int(settings["TIMERBOARD_SHUTDOWN_GRACE_SECONDS"])
     assert stop >= drain + grace + 5, "systemd would SIGKILL before the graceful stop can end"
+
+
+def test_the_cluster_template_gives_each_node_its_port_and_folder_and_drains():
+    unit = (DEPLOY / "systemd" / "timerboard@.service").read_text()
+    assert "Environment=TIMERBOARD_PORT=%i" in unit
+    assert "StateDirectory=timerboard-%i" in unit and "Environment=TIMERBOARD_DATA_DIRECTORY=/var/lib/timerboard-%i" in unit
+    # The shared settings are required (the store), each node's own are optional.
+    assert "EnvironmentFile=/etc/timerboard/cluster.env" in unit and "EnvironmentFile=-/etc/timerboard/node-%i.env" in unit
+    # Longer than HAProxy takes to mark a node out: fall x inter in deploy/haproxy/haproxy.cfg.
+    haproxy = (DEPLOY / "haproxy" / "haproxy.cfg").read_text()
+    fall, inter = re.search(r"default-server check inter (\d+)s .*fall (\d+)", haproxy).groups()
+    drain = int(re.search(r"^Environment=TIMERBOARD_DRAIN_SECONDS=(\d+)$", unit, re.MULTILINE).group(1))
+    assert drain > int(fall) * int(inter)
 
 
 def compose():
@@ -99,11 +119,72 @@ def test_the_dockerfile_names_only_real_flags_and_variables():
     assert "TIMERBOARD_DATA_DIRECTORY" in variables and "TIMERBOARD_WEB_ROOT" in variables
     for variable in variables:
         assert variable_flag(variable) in flags, variable
-    assert 'CMD ["serve"]' in dockerfile and "USER timerboard" in dockerfile and "STOPSIGNAL SIGTERM" in dockerfile
+    assert 'CMD ["serve"]' in dockerfile and "STOPSIGNAL SIGTERM" in dockerfile
     assert re.search(r"^VOLUME /data$", dockerfile, re.MULTILINE)
     # The build command the Dockerfile runs is the one this project builds with.
     assert "swift build -c release --product timerboard --static-swift-stdlib" in dockerfile
     assert (ROOT / ".dockerignore").exists()
+
+
+def test_the_image_runs_as_a_numeric_user_without_privileges():
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    run_stage = dockerfile[dockerfile.index("# ---- run ----"):]
+    user, group = re.search(r"^USER (\d+):(\d+)$", run_stage, re.MULTILINE).groups()
+    assert int(user) >= 1000 and int(group) >= 1000
+    # The account made for it has that uid, and owns the data volume.
+    assert re.search(rf"useradd .*--uid {user} ", run_stage)
+    assert "install -d -o timerboard -g timerboard -m 700 /data" in run_stage
+
+
+def test_the_image_resolves_before_copying_sources_and_strips_the_binary():
+    steps = [line for line in (DEPLOY / "Dockerfile").read_text().splitlines() if re.match(r"(COPY|RUN|FROM) ", line)]
+    build = steps[:[i for i, step in enumerate(steps) if step.startswith("FROM ")][1]]
+    order = [next(i for i, step in enumerate(build) if needle in step) for needle in (
+        "COPY Package.swift ./", "COPY deploy/PackagePins.swift ./", "swift package resolve", "COPY Sources", "swift build")]
+    # The resolved dependencies are a layer that a change of our sources does not rebuild.
+    assert order == sorted(order), build
+    assert "cat PackagePins.swift >> Package.swift" in build[order[2]]
+    assert re.search(r"install -D -s -m 755 .*timerboard", (DEPLOY / "Dockerfile").read_text())
+    ignored = (ROOT / ".dockerignore").read_text().splitlines()
+    assert ignored.index("!deploy/PackagePins.swift") > ignored.index("deploy")
+
+
+def exact_dependencies(manifest: str) -> dict:
+    """identity -> version of every `.package(url: ..., exact: ...)` in a manifest's text."""
+    return {url.rstrip("/").rsplit("/", 1)[1].removesuffix(".git").lower(): version
+            for url, version in re.findall(r'\.package\(url: "([^"]+)", exact: "([^"]+)"\)', manifest)}
+
+
+def test_the_image_build_pins_every_package_the_build_resolves():
+    manifest = (ROOT / "Package.swift").read_text()
+    pins = (DEPLOY / "PackagePins.swift").read_text()
+    own, appended = exact_dependencies(manifest), exact_dependencies(pins)
+    # Every dependency of Package.swift is exact, and the appended ones are not named twice.
+    assert len(own) == len(re.findall(r"\.package\(", manifest)), "a dependency of Package.swift is not exact"
+    assert not set(own) & set(appended)
+    resolved_file = ROOT / "Package.resolved"
+    if not resolved_file.exists():
+        pytest.skip("no Package.resolved: `swift build` (or `swift package resolve`) writes it")
+    resolved = {pin["identity"]: pin["state"].get("version") for pin in json.loads(resolved_file.read_text())["pins"]}
+    assert {**own, **appended} == resolved, "deploy/PackagePins.swift differs from Package.resolved"
+
+
+def test_a_stripped_binary_serves(tmp_path):
+    strip = shutil.which("strip")
+    if strip is None:
+        pytest.skip("strip is not installed (Debian package binutils)")
+    stripped = tmp_path / "timerboard"
+    subprocess.run([strip, "-o", str(stripped), str(BINARY)], check=True)
+    assert stripped.stat().st_size < BINARY.stat().st_size
+    process = subprocess.Popen([str(stripped), "serve", "--port", "0", "--data-directory", str(tmp_path / "data"),
+                                "--web-root", str(ROOT / "web-static")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        port = next(int(match.group(1)) for line in process.stdout if (match := LISTENING.search(line)))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10) as response:
+            assert response.status == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
 
 
 def closed_port() -> int:

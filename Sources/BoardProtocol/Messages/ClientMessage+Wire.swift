@@ -45,22 +45,7 @@ extension ClientMessage {
             if let since, since < 0 { throw ProtocolError(.invalidField, "since must not be negative") }
             return .join(Join(board: board, secret: secret, since: since))
         case MessageType.edit:
-            let opID = try reader.string("opId")
-            // Counted as a person counts (grapheme clusters), with a byte bound too, as titles are.
-            guard (1...ProtocolLimits.maxOpIDCharacters).contains(opID.count), opID.utf8.count <= ProtocolLimits.maxOpIDBytes else {
-                throw ProtocolError(
-                    .invalidField,
-                    "opId must be 1 to \(ProtocolLimits.maxOpIDCharacters) characters and at most \(ProtocolLimits.maxOpIDBytes) bytes"
-                )
-            }
-            do throws(ProtocolError) {
-                guard !tooLarge else { throw tooLargeError }
-                return .edit(Edit(opID: opID, ops: try decodeOperations(reader, limits: limits)))
-            } catch {
-                var error = error
-                error.opID = opID
-                throw error
-            }
+            return .edit(try decodeEdit(reader, tooLarge: tooLarge ? tooLargeError : nil, limits: limits))
         case MessageType.ping:
             guard !tooLarge else { throw tooLargeError }
             return .ping(t: try reader.optionalNumber("t"))
@@ -77,6 +62,40 @@ extension ClientMessage {
         default:
             if tooLarge { throw tooLargeError }
             throw ProtocolError(.unknownType, "\"\(type)\" is not a message type")
+        }
+    }
+
+    /// Reads an edit sent as the body of `POST /api/boards/ID/edits`: the same object as a
+    /// WebSocket `edit`, its `type` optional.
+    public static func decodeEdit(_ data: Data, limits: ProtocolLimits) throws(ProtocolError) -> Edit {
+        guard data.count <= limits.maxMessageBytes else {
+            throw ProtocolError(.tooLarge, "the edit is \(data.count) bytes; the limit is \(limits.maxMessageBytes)")
+        }
+        guard let json = JSONValue.parse(data), case .object = json else { throw ProtocolError(.badJSON, "the body is not a JSON object") }
+        let reader = try FieldReader(json)
+        if let type = try reader.optionalString("type"), type != MessageType.edit {
+            throw ProtocolError(.unknownType, "the body of an edit has type \"edit\" or none, not \"\(type)\"")
+        }
+        return try decodeEdit(reader, tooLarge: nil, limits: limits)
+    }
+
+    /// An edit's opId and operations; a failure after the opId was read carries it.
+    private static func decodeEdit(_ reader: FieldReader, tooLarge: ProtocolError?, limits: ProtocolLimits) throws(ProtocolError) -> Edit {
+        let opID = try reader.string("opId")
+        // Counted as a person counts (grapheme clusters), with a byte bound too, as titles are.
+        guard (1...ProtocolLimits.maxOpIDCharacters).contains(opID.count), opID.utf8.count <= ProtocolLimits.maxOpIDBytes else {
+            throw ProtocolError(
+                .invalidField,
+                "opId must be 1 to \(ProtocolLimits.maxOpIDCharacters) characters and at most \(ProtocolLimits.maxOpIDBytes) bytes"
+            )
+        }
+        do throws(ProtocolError) {
+            if let tooLarge { throw tooLarge }
+            return Edit(opID: opID, ops: try decodeOperations(reader, limits: limits))
+        } catch {
+            var error = error
+            error.opID = opID
+            throw error
         }
     }
 

@@ -29,6 +29,13 @@ struct BoardSecrets: Sendable {
         return BoardSecrets(owner: Self.base64URL(random), editGeneration: 0, viewGeneration: 0)
     }
 
+    /// The client id of edits sent over HTTP with `secret`: private to whoever holds that link
+    /// (it keys the idempotency of their opIds, as a socket's own client id does).
+    static func httpClientID(secret: String, boardID: String) -> String {
+        let digest = SHA256.hash(data: Data("timerboard http client\u{0}\(boardID)\u{0}\(secret)".utf8))
+        return "http-" + digest.prefix(20).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// What the store keeps: hashes only.
     var access: BoardAccess {
         BoardAccess(

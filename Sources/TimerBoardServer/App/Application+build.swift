@@ -67,7 +67,7 @@ func assemble(
     HealthRoutes(registry: registry, store: store, readiness: readiness, storeTimeout: .seconds(2)).addRoutes(to: router)
     MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken).addRoutes(to: router)
     PageRoutes(webRoot: configuration.webRoot).addRoutes(to: router)
-    BoardsController(
+    let boards = BoardsController(
         registry: registry,
         maxTitleLength: configuration.limits.board.maxTitleLength,
         adminToken: configuration.adminToken,
@@ -75,6 +75,14 @@ func assemble(
         trustedProxies: configuration.trustedProxies,
         clock: clock,
         logger: logger
+    )
+    boards.addRoutes(to: router.group("api/boards"))
+    EditRoutes(
+        boards: boards,
+        limits: configuration.limits,
+        editLimiter: AddressRateLimiter(perMinute: configuration.editsPerSecond * 60, burst: Double(configuration.editBurst)),
+        trustedProxies: configuration.trustedProxies,
+        clock: clock
     )
     .addRoutes(to: router.group("api/boards"))
     let sessions = SessionFactory(configuration: configuration, metrics: metrics, registry: registry, heartbeat: heartbeat, clock: clock, logger: logger)

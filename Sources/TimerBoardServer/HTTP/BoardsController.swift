@@ -8,11 +8,6 @@ import Logging
 
 /// REST routes for boards: create; read, rename, share and delete with a link's secret; list
 /// with the operator token (docs/protocol.md, "HTTP API").
-extension HTTPField.Name {
-    fileprivate static let xForwardedFor = Self("X-Forwarded-For")!
-    fileprivate static let xRealIP = Self("X-Real-IP")!
-}
-
 struct BoardsController {
     let registry: BoardRegistry
     let maxTitleLength: Int
@@ -108,13 +103,21 @@ struct BoardsController {
         return Self.json(.ok, writer.bytes)
     }
 
+    /// The board as the WebSocket's snapshot, with an `ETag` of its revision and title: a reader
+    /// that polls with `If-None-Match` gets `304` and no body while nothing changed.
     @Sendable func show(request: Request, context: some RequestContext) async throws -> Response {
         try await withBoard(request, context, needs: .view) { room, _ in
             // Only what is durable: a crash must not take back what a reader was shown.
             guard let snapshot = await room.durableSnapshot() else {
                 return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
             }
-            return Self.json(.ok, ServerMessage.snapshot(snapshot).encoded())
+            let tag = EntityTag(snapshot)
+            var response =
+                tag.isMatched(by: request.headers[.ifNoneMatch])
+                ? Response(status: .notModified) : Self.json(.ok, ServerMessage.snapshot(snapshot).encoded())
+            response.headers[.eTag] = tag.value
+            response.headers[.cacheControl] = "no-cache"
+            return response
         }
     }
 
@@ -184,7 +187,7 @@ struct BoardsController {
     /// Runs `body` with the board's room when the request's Bearer secret gives at least `needs`
     /// (the operator token counts as the owner's). No board, no secret and a wrong secret get
     /// the same 404; a valid secret of a lesser role gets 403. A store that fails answers 503.
-    private func withBoard(
+    func withBoard(
         _ request: Request,
         _ context: some RequestContext,
         needs: BoardRole,

@@ -103,6 +103,15 @@ actor BoardRoom {
         return changes
     }
 
+    /// Applies an edit that came over HTTP; its answer once what it shows is durable, or nil when
+    /// the room closed first (nothing of it was stored: ask the registry again).
+    func editOverHTTP(_ edit: ClientMessage.Edit, by author: EditAuthor) async -> ServerMessage? {
+        let (answer, actions) = state.editOverHTTP(edit, by: author, now: context.clock.now())
+        perform(actions)
+        guard let answer, await waitUntilDurable() else { return nil }
+        return answer
+    }
+
     // MARK: The owner's calls
 
     /// Renames the board: stored, then told to everyone on it.
@@ -194,10 +203,15 @@ actor BoardRoom {
             case .send(let sends): send(sends)
             case .disconnect(let outbound, let code, let reason): outbound.disconnect(code, reason: reason)
             case .save(let changeset, let snapshot): saver.enqueue(PendingSave(changeset: changeset, snapshot: snapshot, appliedAt: .now))
-            case .catchUp(let revision): work.catchUp = readOtherNodes(after: revision)
+            case .catchUp(let revision): work.catchUp { [weak self] in await self?.readOtherNodes(after: revision) }
             case .wakeAt(let deadline): wake(at: deadline)
-            case .flushPresenceLater: flushPresenceLater()
-            case .announcePresenceRegularly: announceRegularly()
+            case .flushPresenceLater:
+                work.flushPresence(after: context.configuration.presenceInterval) { [weak self] in await self?.run { $0.perform($0.state.flushPresence()) } }
+            case .announcePresenceRegularly:
+                guard let nodes = context.otherNodes else { break }
+                work.announce(every: nodes.announceInterval) { [weak self] in
+                    await self?.run { $0.perform($0.state.announcePresence(now: $0.context.clock.now(), silenceLimit: nodes.silenceLimit)) }
+                }
             case .tellOtherNodes(let news): presenceTeller?.enqueue(news)
             case .releaseWaiters: waiters.release(durable: state.durableRevision, closed: state.isClosed)
             case .count(let count): count.record(in: context.metrics)
@@ -233,31 +247,21 @@ actor BoardRoom {
         }
     }
 
-    private func readOtherNodes(after revision: Int64) -> Task<Void, Never> {
-        Task { [weak self, store = context.store, boardID] in
-            let read: RoomState<Outbound>.CatchUpRead
-            do {
-                read = try await store.changesets(boardID: boardID, after: revision).map { .changesets($0) } ?? .gone
-            } catch {
-                read = .failed(RoomCloseReason(storeError: error))
-            }
-            await self?.run { $0.perform($0.state.caughtUp(read, after: revision)) }
+    /// Reads what other nodes appended after `revision` and hands it to the state.
+    private func readOtherNodes(after revision: Int64) async {
+        let read: RoomState<Outbound>.CatchUpRead
+        do {
+            read = try await context.store.changesets(boardID: boardID, after: revision).map { .changesets($0) } ?? .gone
+        } catch {
+            read = .failed(RoomCloseReason(storeError: error))
         }
+        perform(state.caughtUp(read, after: revision))
     }
 
-    /// Keeps the one sleeping task aimed at the next deadline (nil: none). On a cluster, a node
-    /// that is not the board's timekeeper waits its grace first (`RoomState.finishDelay`).
+    /// Aims the wake-up at the next deadline. On a cluster, a node that is not the board's
+    /// timekeeper waits its grace first (`RoomState.finishDelay`).
     private func wake(at deadline: Int64?) {
-        work.wake?.cancel()
-        guard let deadline else { return work.wake = nil }
-        work.wake = Task { [weak self, clock = context.clock] in
-            do {
-                try await clock.sleep(until: deadline)
-                if let delay = await self?.finishDelay(), delay > 0 { try await clock.sleep(until: deadline + delay) }
-                try Task.checkCancellation()
-            } catch {
-                return  // aimed elsewhere, or the room closed
-            }
+        work.wake(at: deadline, clock: context.clock, grace: { [weak self] in await self?.finishDelay() ?? 0 }) { [weak self] in
             await self?.run { $0.perform($0.state.finishExpiredTimers(now: $0.context.clock.now())) }
         }
     }
@@ -265,26 +269,6 @@ actor BoardRoom {
     private func finishDelay() -> Int64 {
         guard let nodes = context.otherNodes else { return 0 }
         return state.finishDelay(localNode: nodes.nodeID, grace: nodes.timekeeperGrace)
-    }
-
-    /// Tells the other nodes this node's whole list every announce interval while the room is open.
-    private func announceRegularly() {
-        guard let nodes = context.otherNodes else { return }
-        work.announcer = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: nodes.announceInterval)
-                guard let self, !Task.isCancelled else { return }
-                await self.run { $0.perform($0.state.announcePresence(now: $0.context.clock.now(), silenceLimit: nodes.silenceLimit)) }
-            }
-        }
-    }
-
-    /// Sends the presence changes gathered for one interval.
-    private func flushPresenceLater() {
-        work.presenceFlush = Task { [weak self, interval = context.configuration.presenceInterval] in
-            try? await Task.sleep(for: interval)
-            await self?.run { $0.perform($0.state.flushPresence()) }
-        }
     }
 
     private func run(_ body: @Sendable (isolated BoardRoom) -> Void) { body(self) }

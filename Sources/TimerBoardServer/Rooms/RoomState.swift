@@ -164,69 +164,11 @@ struct RoomState<Member: RoomMember> {
         }
     }
 
-    // MARK: Editing
+    // MARK: Revisions
 
-    /// Answers an edit refused before it reached the board (over the sender's rate), in order
-    /// after the answers to the connection's earlier edits.
-    mutating func refuse(_ reject: ServerMessage.Reject, to member: Member) -> [Action] {
-        enqueue(.direct(member, Self.encode(.reject(reject))))
-        return [.count(.editRejected(reject.code))] + deliverDurable()
-    }
-
-    /// Applies an edit from `member` and answers it (ack or reject, once durable). Returns how
-    /// many changes it made (0 when none), for the sender's budget.
-    mutating func edit(_ edit: ClientMessage.Edit, from member: Member, now: Int64) -> (changes: Int, actions: [Action]) {
-        guard !isClosed else {
-            let reject = ServerMessage.Reject(opID: edit.opID, code: .internal, message: "the board is reloading; send the edit again")
-            return (0, [.count(.editRejected(.internal)), .send([.init(connection: member, frame: Self.encode(.reject(reject)))])])
-        }
-        // No participant: its link was just replaced (its socket is being closed) or it fell behind.
-        guard let participant = presence.participant(on: member.id), participant.role.canEdit else {
-            return (0, refuse(.init(opID: edit.opID, code: .forbidden, message: "this link can only view the board"), to: member))
-        }
-        if let outcome = outcomes.outcome(clientID: participant.clientID, opID: edit.opID) {
-            switch outcome {
-            case .accepted(let revision):
-                enqueue(.direct(member, Self.encode(.ack(opID: edit.opID, revision: revision, duplicate: true))))
-            case .rejected(var reject):
-                reject.current = reject.opIndex.flatMap { edit.ops.indices.contains($0) ? currentEntity(edit.ops[$0].entityID) : nil }
-                enqueue(.direct(member, Self.encode(.reject(reject))))
-            }
-            return (0, deliverDurable())
-        }
-        // A deadline that passed before this edit is met first, in a changeset of the server's
-        // own, so the edit applies to the board as it is now, never to a stale one.
-        var actions: [Action] = []
-        if let deadline = board.nextDeadline, deadline <= now {
-            actions = finishExpiredTimers(now: now)
-        }
-        let changes: [Change]
-        do {
-            changes = try board.apply(edit.ops, limits: settings.limits, now: now)
-        } catch {
-            let reject = ServerMessage.Reject(
-                opID: edit.opID,
-                code: ErrorCode(error.error.kind),
-                message: error.error.message,
-                opIndex: error.operationIndex,
-                current: currentEntity(edit.ops[error.operationIndex].entityID)
-            )
-            outcomes.record(.rejected(reject), clientID: participant.clientID, opID: edit.opID)
-            enqueue(.direct(member, Self.encode(.reject(reject))))
-            return (0, actions + [.count(.editRejected(reject.code))] + deliverDurable())
-        }
-        guard !changes.isEmpty else {
-            // Nothing changed (the values were there already): acked at the current revision.
-            outcomes.record(.accepted(revision: revision), clientID: participant.clientID, opID: edit.opID)
-            enqueue(.direct(member, Self.encode(.ack(opID: edit.opID, revision: revision, duplicate: false))))
-            return (0, actions + [.count(.editAccepted)] + deliverDurable())
-        }
-        return (changes.count, actions + commit(changes, clientID: participant.clientID, opID: edit.opID, now: now, editor: member))
-    }
-
-    /// Makes accepted changes the next revision: stored, then sent to everyone and acked to
-    /// the editor once durable.
-    mutating func commit(_ changes: [Change], clientID: String?, opID: String?, now: Int64, editor: Member?) -> [Action] {
+    /// Makes changes the next revision: kept for resume, stored, then sent to everyone once
+    /// durable. The edit's (client, opId), when it has one, is answered from now on as this revision.
+    mutating func commit(_ changes: [Change], clientID: String?, opID: String?, now: Int64) -> [Action] {
         revision += 1
         let frame = Self.encode(.changes(Changeset(revision: revision, changes: changes)))
         recentChangesets.append(frame, revision: revision)
@@ -234,10 +176,6 @@ struct RoomState<Member: RoomMember> {
         var actions: [Action] = [.count(.changesetCommitted(subscribers: outbox.subscribers.count))]
         if let clientID, let opID {
             outcomes.record(.accepted(revision: revision), clientID: clientID, opID: opID)
-        }
-        if let editor, let opID {
-            actions.append(.count(.editAccepted))
-            enqueue(.direct(editor, Self.encode(.ack(opID: opID, revision: revision, duplicate: false))))
         }
         let snapshotDue = revision - lastSnapshotRevision >= Int64(settings.snapshotInterval)
         if snapshotDue { lastSnapshotRevision = revision }
@@ -260,7 +198,7 @@ struct RoomState<Member: RoomMember> {
         var actions: [Action] = []
         if !changes.isEmpty {
             board = repaired
-            actions = commit(changes, clientID: nil, opID: nil, now: now, editor: nil)
+            actions = commit(changes, clientID: nil, opID: nil, now: now)
         }
         return (changes.count, actions + finishExpiredTimers(now: now))
     }
@@ -275,7 +213,7 @@ struct RoomState<Member: RoomMember> {
         let finished = changes.count { change in
             if case .updateTimer(_, let patch) = change { patch.run?.status == .finished } else { false }
         }
-        return [.count(.timersFinished(finished))] + commit(changes, clientID: nil, opID: nil, now: now, editor: nil)
+        return [.count(.timersFinished(finished))] + commit(changes, clientID: nil, opID: nil, now: now)
     }
 
     /// Keeps the one wake-up aimed at the earliest deadline of a running timer.

@@ -1,0 +1,85 @@
+import BoardProtocol
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `POST /api/boards/ID/edits`: an edit over HTTP, for what holds no socket (a Stream Deck
+/// button, a cron job, a CI step). The body is a WebSocket `edit` (`{"opId":…,"ops":[…]}`), the
+/// answer the `ack` or `reject` a socket would get, once durable. A resend of an opId with the
+/// same link gets the first answer and applies nothing twice.
+struct EditRoutes {
+    let boards: BoardsController
+    let limits: ProtocolLimits
+    /// HTTP edits per client address, at the rate and burst one socket may edit.
+    let editLimiter: AddressRateLimiter
+    let trustedProxies: TrustedProxies
+    let clock: any ServerClock
+
+    func addRoutes(to group: RouterGroup<TimerBoardRequestContext>) {
+        group.post(":id/edits", use: edit)
+    }
+
+    @Sendable func edit(request: Request, context: TimerBoardRequestContext) async throws -> Response {
+        guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
+            return HTTPAnswer(.unsupportedMediaType, .badJSON, "send the body as Content-Type: application/json").response
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limits.maxMessageBytes)
+        } catch {
+            return HTTPAnswer(.contentTooLarge, .tooLarge, "the body must be at most \(limits.maxMessageBytes) bytes").response
+        }
+        let edit: ClientMessage.Edit
+        do {
+            edit = try ClientMessage.decodeEdit(Data(body.readableBytesView), limits: limits)
+        } catch {
+            guard let opID = error.opID else { return HTTPAnswer(Self.status(for: error.code), error.code, error.message).response }
+            return Self.response(for: .reject(.init(opID: opID, code: error.code, message: error.message, opIndex: error.opIndex)))
+        }
+        let address = ClientAddress.key(
+            peer: context.remoteAddress,
+            forwardedFor: request.headers[values: .xForwardedFor],
+            realIP: request.headers[.xRealIP],
+            trusted: trustedProxies
+        )
+        if let wait = editLimiter.take(address, now: clock.now()) {
+            let message = "too many edits from this address; nothing changed, send it again in \(wait) ms"
+            return Self.response(for: .reject(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait)))
+        }
+        return try await boards.withBoard(request, context, needs: .edit) { room, secret in
+            let author = EditAuthor(clientID: BoardSecrets.httpClientID(secret: secret, boardID: room.boardID), role: .edit)
+            guard let answer = await room.editOverHTTP(edit, by: author) else {
+                return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; nothing was stored, send the edit again").response
+            }
+            return Self.response(for: answer)
+        }
+    }
+
+    /// `200` with the ack, or the reject with the status its code means over HTTP.
+    static func response(for answer: ServerMessage) -> Response {
+        var response: Response
+        switch answer {
+        case .reject(let reject):
+            response = BoardsController.json(status(for: reject.code), answer.encoded())
+            if let wait = reject.retryAfterMs { response.headers[.retryAfter] = "\((wait + 999) / 1_000)" }
+        default:
+            response = BoardsController.json(.ok, answer.encoded())
+        }
+        return response
+    }
+
+    /// What an error code means over HTTP (docs/protocol.md, "HTTP API").
+    static func status(for code: ErrorCode) -> HTTPResponse.Status {
+        switch code {
+        case .forbidden: .forbidden
+        case .boardNotFound: .notFound
+        case .notFound, .duplicateID, .invalidState, .limitExceeded: .conflict
+        case .tooLarge: .contentTooLarge
+        case .rateLimited: .tooManyRequests
+        case .unavailable, .internal: .serviceUnavailable
+        case .badJSON, .unknownType, .badMessage, .unknownOp, .invalidField, .tooManyOps, .versionMismatch, .helloRequired, .notJoined:
+            .badRequest
+        }
+    }
+}

@@ -18,8 +18,9 @@ package final class Outbound: Sendable, Identifiable {
     /// The most frames queued at once; one more and the connection is dropped as too slow.
     package let capacity: Int
     private let state = Mutex(State())
-    /// The handler that writes into the channel; set by `attach`, used on its event loop only.
-    private let writer: NIOLoopBoundBox<FrameWriter?>
+    /// What writes the frames out (the channel handler of a WebSocket, or an event stream's
+    /// body); set by `attach`, used on its event loop only.
+    private let writer: NIOLoopBoundBox<(any OutboundWriter)?>
     /// The event loop the connection's writes happen on.
     package let eventLoop: any EventLoop
     /// Something arrived from the peer since the heartbeat last looked (set by `FrameWriter`).
@@ -57,7 +58,7 @@ package final class Outbound: Sendable, Identifiable {
         self.acceptsDeflate = acceptsDeflate
         self.capacity = capacity
         self.eventLoop = eventLoop
-        writer = .makeEmptyBox(valueType: FrameWriter.self, eventLoop: eventLoop)
+        writer = .makeEmptyBox(valueType: (any OutboundWriter).self, eventLoop: eventLoop)
     }
 
     /// Puts the writer first in the channel's pipeline, next to the socket: the frames are
@@ -71,6 +72,25 @@ package final class Outbound: Sendable, Identifiable {
         let handler = FrameWriter(outbound: self)
         try pipeline.addHandler(handler, position: .first)
         writer.value = handler
+    }
+
+    /// Writes the frames with `writer` instead of a channel handler (an event stream over HTTP):
+    /// on the event loop. The writer says when it is full (`setWritable(false)`) and when it has
+    /// room again, as a socket's writability does; `close` ends the stream.
+    package func attach(writer: any OutboundWriter, close: @escaping @Sendable (WebSocketErrorCode, String) -> Void) {
+        self.close.withLock { $0 = close }
+        self.writer.value = writer
+    }
+
+    /// The writer attached with `attach(writer:close:)` can take frames again, or cannot. On the
+    /// event loop.
+    package func setWritable(_ writable: Bool) {
+        writabilityChanged(to: writable)
+    }
+
+    /// The stream that `attach(writer:close:)` fed has ended: nothing more is taken.
+    package func writerEnded() {
+        writerRemoved()
     }
 
     /// What `enqueue` did.
@@ -237,9 +257,15 @@ package final class Outbound: Sendable, Identifiable {
     }
 }
 
+/// What an `Outbound` writes its frames with. On the outbound's event loop only.
+package protocol OutboundWriter: AnyObject {
+    /// Writes the frames, in order, and flushes.
+    func write(_ frames: [OutboundFrame])
+}
+
 /// The first handler of a WebSocket connection's pipeline: writes the outbound queue's frames
 /// to the socket and tells the queue when the socket is full. On its event loop only.
-private final class FrameWriter: ChannelInboundHandler {
+private final class FrameWriter: ChannelInboundHandler, OutboundWriter {
     package typealias InboundIn = ByteBuffer
     package typealias OutboundOut = ByteBuffer
 

@@ -85,7 +85,30 @@ func assemble(
         clock: clock
     )
     .addRoutes(to: router.group("api/boards"))
-    let sessions = SessionFactory(configuration: configuration, metrics: metrics, registry: registry, heartbeat: heartbeat, clock: clock, logger: logger)
+    let guardSettings = ConnectionGuard.Settings(configuration: configuration, logger: logger)
+    let connectionCounter = ConnectionCounter()
+    EventStreamRoutes(
+        boards: boards,
+        registry: registry,
+        connections: guardSettings.limiter,
+        connectionCounter: connectionCounter,
+        tickets: EventStreamTickets(),
+        trustedProxies: configuration.trustedProxies,
+        queueLimit: configuration.outboundQueueLimit,
+        keepAliveInterval: configuration.heartbeatInterval / 2,
+        clock: clock,
+        logger: logger
+    )
+    .addRoutes(to: router.group("api/boards"))
+    let sessions = SessionFactory(
+        configuration: configuration,
+        metrics: metrics,
+        registry: registry,
+        heartbeat: heartbeat,
+        connectionCounter: connectionCounter,
+        clock: clock,
+        logger: logger
+    )
     let application = Application(
         router: router,
         server: .guardedHTTP1WebSocketUpgrade(
@@ -94,7 +117,7 @@ func assemble(
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
             ),
             maxFrameSize: configuration.maxFrameBytes,
-            guardSettings: ConnectionGuard.Settings(configuration: configuration, logger: logger),
+            guardSettings: guardSettings,
             accept: sessions.accept
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),

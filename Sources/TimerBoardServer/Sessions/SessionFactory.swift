@@ -15,9 +15,19 @@ struct SessionFactory: Sendable {
     let clock: any ServerClock
     let logger: Logger
     private let originPolicy: OriginPolicy
-    private let connectionCounter = ConnectionCounter()
+    /// Shared with the event streams: a room's subscribers need ids that no two connections share.
+    let connectionCounter: ConnectionCounter
 
-    init(configuration: ServerConfiguration, metrics: ServerMetrics, registry: BoardRegistry, heartbeat: Heartbeat, clock: any ServerClock, logger: Logger) {
+    init(
+        configuration: ServerConfiguration,
+        metrics: ServerMetrics,
+        registry: BoardRegistry,
+        heartbeat: Heartbeat,
+        connectionCounter: ConnectionCounter,
+        clock: any ServerClock,
+        logger: Logger
+    ) {
+        self.connectionCounter = connectionCounter
         self.configuration = SharedConfiguration(configuration, metrics: metrics)
         self.registry = registry
         self.heartbeat = heartbeat
@@ -64,14 +74,5 @@ struct SessionFactory: Sendable {
 
     private static func pathOnly(_ target: String) -> String {
         String(target.prefix { $0 != "?" })
-    }
-}
-
-/// Numbers connections for logs and the rooms' subscriber tables.
-private final class ConnectionCounter: Sendable {
-    private let count = Atomic<Int>(0)
-
-    func next() -> Int {
-        count.wrappingAdd(1, ordering: .relaxed).newValue
     }
 }

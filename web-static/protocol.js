@@ -189,6 +189,15 @@ export function restartSection({ id }) {
 }
 
 /** Positions: `"first"` (the protocol's default: newest on top), `"last"`, before or after a sibling. */
+/**
+ * An edit that undoes this client's own earlier edit `target` (its opId); it goes alone in its edit.
+ * @param {string} opId
+ * @param {string} target
+ */
+export function undoMessage(opId, target) {
+  return editMessage(opId, [{ op: "undo", opId: target }]);
+}
+
 export const position = Object.freeze({
   first: /** @type {Position} */ (POSITION.first),
   last: /** @type {Position} */ (POSITION.last),

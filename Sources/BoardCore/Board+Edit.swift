@@ -98,6 +98,19 @@ struct Edit {
         )
     }
 
+    /// The changes that put every touched entity back as it was before the edit, in an order
+    /// that applies.
+    func inverseChanges() -> [Change] {
+        Board.changes(
+            sectionIDs: touchedSections,
+            timerIDs: touchedTimers,
+            oldSection: { board.sections[$0] },
+            newSection: { originalSections[$0] ?? nil },
+            oldTimer: { board.timers[$0] },
+            newTimer: { originalTimers[$0] ?? nil }
+        )
+    }
+
     // MARK: Operations. Each validates everything before it writes anything.
 
     mutating func apply(_ operation: BoardOperation) throws(BoardError) {

@@ -42,14 +42,31 @@ public struct StoredChangeset: Hashable, Sendable {
     public let opID: String?
     /// Server time of the edit, epoch milliseconds.
     public let time: Int64
+    /// The name its author gave (`hello`'s name), for the board's history; nil for changes the
+    /// server made itself.
+    public let author: String?
+    /// The changes that put back what it replaced, so its author can undo it (and a deleted item
+    /// can be restored from the history); nil for changes the server made itself.
+    public let undo: [Change]?
 
-    public init(boardID: String, revision: Int64, changes: [Change], clientID: String?, opID: String?, time: Int64) {
+    public init(
+        boardID: String,
+        revision: Int64,
+        changes: [Change],
+        clientID: String?,
+        opID: String?,
+        time: Int64,
+        author: String? = nil,
+        undo: [Change]? = nil
+    ) {
         self.boardID = boardID
         self.revision = revision
         self.changes = changes
         self.clientID = clientID
         self.opID = opID
         self.time = time
+        self.author = author
+        self.undo = undo
     }
 }
 

@@ -94,6 +94,15 @@ public final class SQLiteBoardStore: BoardStore {
                     """
             )
         }
+        // Who made each changeset and what it replaced: the board's history, and undo across restarts.
+        migrator.registerMigration("v4: the author of each changeset and what it replaced") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE changeset ADD COLUMN author TEXT;
+                    ALTER TABLE changeset ADD COLUMN undo TEXT;
+                    """
+            )
+        }
         return migrator
     }
 
@@ -208,7 +217,10 @@ public final class SQLiteBoardStore: BoardStore {
     private static func changesets(of boardID: String, from first: Int64, _ db: Database) throws -> [StoredChangeset] {
         try Row.fetchAll(
             db,
-            sql: "SELECT revision, changes, format, clientID, opID, time FROM changeset WHERE boardID = ? AND revision >= ? ORDER BY revision",
+            sql: """
+                SELECT revision, changes, format, clientID, opID, time, author, undo FROM changeset
+                WHERE boardID = ? AND revision >= ? ORDER BY revision
+                """,
             arguments: [boardID, first]
         ).map { row in
             let revision: Int64 = row["revision"]
@@ -218,7 +230,11 @@ public final class SQLiteBoardStore: BoardStore {
                 changes: try StoredFormat.decodeChanges(row["changes"], format: row["format"], boardID: boardID, revision: revision),
                 clientID: row["clientID"],
                 opID: row["opID"],
-                time: row["time"]
+                time: row["time"],
+                author: row["author"],
+                undo: try (row["undo"] as String?).map {
+                    try StoredFormat.decodeChanges($0, format: row["format"], boardID: boardID, revision: revision)
+                }
             )
         }
     }
@@ -264,7 +280,7 @@ public final class SQLiteBoardStore: BoardStore {
             throw StoreError(.boardNotFound, "no board \(boardID)")
         }
         let insertChangeset = try db.cachedStatement(
-            sql: "INSERT INTO changeset (boardID, revision, changes, format, clientID, opID, time) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            sql: "INSERT INTO changeset (boardID, revision, changes, format, clientID, opID, time, author, undo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         var last = current
         for changeset in changesets {
@@ -276,7 +292,8 @@ public final class SQLiteBoardStore: BoardStore {
             }
             try insertChangeset.execute(arguments: [
                 boardID, changeset.revision, String(decoding: StoredFormat.encode(changeset.changes), as: UTF8.self),
-                StoredFormat.current.rawValue, changeset.clientID, changeset.opID, changeset.time,
+                StoredFormat.current.rawValue, changeset.clientID, changeset.opID, changeset.time, changeset.author,
+                changeset.undo.map { String(decoding: StoredFormat.encode($0), as: UTF8.self) },
             ])
             last = changeset.revision
         }

@@ -107,6 +107,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Bytes of changesets per board kept in memory for resume; older ones are resumed with a snapshot.")
     var retainedChangesetBytes = defaults.retainedChangesetBytes
     @Option(help: "Store a board snapshot every this many revisions.") var snapshotInterval = defaults.snapshotInterval
+    @Option(help: "Edits of a board each client can undo (its last ones).") var undoPerClient = defaults.undoPerClient
+    @Option(help: "Edits of a board that can be undone in all, whoever made them.") var undoPerBoard = defaults.undoPerBoard
     @Option(help: "Milliseconds to gather presence changes into one message.") var presenceIntervalMs = Serve.milliseconds(defaults.presenceInterval)
     @Option(help: "Milliseconds between pings; a connection silent for a whole interval is closed.") var heartbeatIntervalMs = Serve.milliseconds(
         defaults.heartbeatInterval
@@ -159,6 +161,7 @@ struct Serve: AsyncParsableCommand {
             ("--header-timeout-seconds", headerTimeoutSeconds), ("--idle-timeout-seconds", idleTimeoutSeconds),
             ("--max-header-bytes", maxHeaderBytes), ("--hello-timeout-seconds", helloTimeoutSeconds),
             ("--cluster-announce-interval-ms", clusterAnnounceIntervalMs), ("--cluster-silence-limit-ms", clusterSilenceLimitMs),
+            ("--undo-per-client", undoPerClient), ("--undo-per-board", undoPerBoard),
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
@@ -212,6 +215,8 @@ struct Serve: AsyncParsableCommand {
         configuration.retainedChangesets = retainedChangesets
         configuration.retainedChangesetBytes = retainedChangesetBytes
         configuration.snapshotInterval = snapshotInterval
+        configuration.undoPerClient = undoPerClient
+        configuration.undoPerBoard = undoPerBoard
         configuration.presenceInterval = .milliseconds(presenceIntervalMs)
         configuration.permessageDeflate = permessageDeflate
         configuration.heartbeatInterval = .milliseconds(heartbeatIntervalMs)

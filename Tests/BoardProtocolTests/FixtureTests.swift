@@ -25,6 +25,22 @@ import Testing
         #expect(String(decoding: message.encoded(), as: UTF8.self) == fixture)
     }
 
+    /// Undo (issue 32): an edit of one `undo` operation naming an earlier opId, and an ack that
+    /// names what the undo left alone.
+    @Test func theUndoFixturesReadAsAnUndoAndAnAckWithSkippedFields() throws {
+        let edit = try ClientMessage.decode(Fixtures.data("client/edit-undo.json"), limits: ProtocolLimits())
+        #expect(edit == .edit(ClientMessage.Edit(opID: "u-18", undoing: "17")))
+        let ack = try ServerMessage.decode(Fixtures.data("server/ack-undo-skipped.json"))
+        #expect(ack == .ack(opID: "u-18", revision: 5, duplicate: false, skipped: [SkippedField(id: "sec-prep", field: "title")]))
+    }
+
+    @Test func anUndoGoesAloneInItsEdit() {
+        let mixed = #"{"type":"edit","opId":"u","ops":[{"op":"undo","opId":"1"},{"op":"deleteSection","id":"s"}]}"#
+        #expect { try ClientMessage.decode(Data(mixed.utf8), limits: ProtocolLimits()) } throws: { error in
+            (error as? ProtocolError).map { $0.code == .badMessage && $0.opID == "u" } ?? false
+        }
+    }
+
     @Test func theRenameFixtureIsOneUpdateWithOneField() throws {
         let message = try ServerMessage.decode(Fixtures.data("server/changes-rename-section.json"))
         #expect(message == .changes(Changeset(revision: 4, changes: [.updateSection("sec-prep", SectionPatch(title: "Mise en place"))])))

@@ -91,6 +91,30 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         #expect(try await kind.open(location, 1_000).loadBoard(id: "b")?.content == expected, "from the snapshot")
     }
 
+    /// Who made a changeset and what it replaced come back with the log, after a reopen, for
+    /// history and undo; the server's own changesets have neither.
+    @Test(arguments: kinds)
+    func theAuthorAndWhatAChangesetReplacedComeBackWithTheLog(_ kind: StoreKind) async throws {
+        let location = try Self.freshLocation()
+        let store = try await kind.open(location, 1_000)
+        try await store.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: Self.access)
+        let edited = StoredChangeset(
+            boardID: "b",
+            revision: 1,
+            changes: [Self.addSection("s")],
+            clientID: "c1",
+            opID: "1",
+            time: 5,
+            author: "Ada Lovelace ✓",
+            undo: [.deleteSection("s")]
+        )
+        let finished = StoredChangeset(boardID: "b", revision: 2, changes: [.updateSection("s", SectionPatch(title: "T"))], clientID: nil, opID: nil, time: 6)
+        try await store.append([edited, finished], snapshot: nil)
+        let reopened = try await kind.open(location, 1_000)
+        #expect(try await reopened.loadBoard(id: "b")?.recentChangesets == [edited, finished])
+        #expect(try await reopened.changesets(boardID: "b", after: 0) == [edited, finished])
+    }
+
     @Test(arguments: kinds)
     func accessIsStoredReplacedAndReadBack(_ kind: StoreKind) async throws {
         let location = try Self.freshLocation()

@@ -50,6 +50,8 @@ describe("client message builders", () => {
       protocol.updateTimer({ id: "tim-eggs", warnAt: 0 }),
     ]),
     "presence-clock-error.json": protocol.presenceMessage(null, 12),
+    // Issue 32.
+    "edit-undo.json": protocol.undoMessage("u-18", "17"),
     "edit-every-op.json": protocol.editMessage("3", [
       protocol.addSection({ id: "sec-bake", title: "Bake", isExpanded: true, position: position.last }),
       protocol.addTimer({ id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, position: position.first }),

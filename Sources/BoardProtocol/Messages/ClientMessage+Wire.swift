@@ -91,12 +91,32 @@ extension ClientMessage {
         }
         do throws(ProtocolError) {
             if let tooLarge { throw tooLarge }
+            if let target = try undoTarget(reader) { return Edit(opID: opID, undoing: target) }
             return Edit(opID: opID, ops: try decodeOperations(reader, limits: limits))
         } catch {
             var error = error
             error.opID = opID
             throw error
         }
+    }
+
+    /// The opId an edit of one `{"op":"undo","opId":…}` undoes; nil for any other edit. An undo
+    /// goes alone: with other operations it is refused.
+    private static func undoTarget(_ reader: FieldReader) throws(ProtocolError) -> String? {
+        guard case .array(let items)? = reader.value("ops") else { return nil }
+        let undoIndices = items.indices.filter { index in
+            if case .object(let fields) = items[index], case .string("undo")? = fields["op"] { true } else { false }
+        }
+        guard let index = undoIndices.first else { return nil }
+        guard items.count == 1 else {
+            throw ProtocolError(.badMessage, "an undo goes alone in its edit: send the other operations in an edit of their own", opIndex: index)
+        }
+        let undo = try FieldReader(items[index], path: "ops[0]")
+        let target = try undo.string("opId")
+        guard (1...ProtocolLimits.maxOpIDCharacters).contains(target.count), target.utf8.count <= ProtocolLimits.maxOpIDBytes else {
+            throw ProtocolError(.invalidField, "ops[0].opId must be the opId of an edit of yours", opIndex: 0)
+        }
+        return target
     }
 
     private static func decodeOperations(_ reader: FieldReader, limits: ProtocolLimits) throws(ProtocolError) -> [BoardOperation] {
@@ -142,6 +162,12 @@ extension ClientMessage {
             writer.field("opId", edit.opID)
             writer.key("ops")
             writer.beginArray()
+            if let target = edit.undoing {
+                writer.beginObject()
+                writer.field("op", "undo")
+                writer.field("opId", target)
+                writer.endObject()
+            }
             for operation in edit.ops { writer.operation(operation) }
             writer.endArray()
         case .ping(let t):

@@ -44,10 +44,20 @@ public enum ClientMessage: Hashable, Sendable {
     public struct Edit: Hashable, Sendable {
         public var opID: String
         public var ops: [BoardOperation]
+        /// The opId of this client's own earlier edit that this one undoes (`{"op":"undo","opId":…}`,
+        /// alone in its edit); `ops` is then empty.
+        public var undoing: String?
 
         public init(opID: String, ops: [BoardOperation]) {
             self.opID = opID
             self.ops = ops
+        }
+
+        /// An edit that undoes this client's own edit `target`.
+        public init(opID: String, undoing target: String) {
+            self.opID = opID
+            ops = []
+            undoing = target
         }
     }
 }

@@ -49,11 +49,22 @@ extension ServerMessage {
             writer.beginArray()
             for change in changeset.changes { writer.change(change) }
             writer.endArray()
-        case .ack(let opID, let revision, let duplicate):
+        case .ack(let opID, let revision, let duplicate, let skipped):
             writer.field("type", MessageType.ack)
             writer.field("opId", opID)
             writer.field("rev", revision)
             if duplicate { writer.field("duplicate", true) }
+            if !skipped.isEmpty {
+                writer.key("skipped")
+                writer.beginArray()
+                for field in skipped {
+                    writer.beginObject()
+                    writer.field("id", field.id.rawValue)
+                    writer.field("field", field.field)
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
         case .reject(let reject):
             writer.field("type", MessageType.reject)
             writer.field("opId", reject.opID)
@@ -144,7 +155,11 @@ extension ServerMessage {
             return .ack(
                 opID: try reader.string("opId"),
                 revision: try reader.int("rev"),
-                duplicate: try reader.optionalBool("duplicate") ?? false
+                duplicate: try reader.optionalBool("duplicate") ?? false,
+                skipped: try (reader.value("skipped") == nil ? [] : reader.array("skipped")).enumerated().map { (index, item) throws(ProtocolError) in
+                    let field = try FieldReader(item, path: "skipped[\(index)]")
+                    return SkippedField(id: try field.id("id"), field: try field.string("field"))
+                }
             )
         case MessageType.reject:
             var current: Entity?

@@ -10,7 +10,9 @@ public enum ServerMessage: Hashable, Sendable {
     /// The owner renamed the board.
     case renamed(title: String)
     case changes(Changeset)
-    case ack(opID: String, revision: Int64, duplicate: Bool)
+    /// The edit is stored at `revision`. For an undo, `skipped` names what it left as it was,
+    /// because someone else changed it since the edit being undone.
+    case ack(opID: String, revision: Int64, duplicate: Bool, skipped: [SkippedField] = [])
     case reject(Reject)
     case pong(t: Double?, serverTime: Int64)
     case error(code: ErrorCode, message: String)

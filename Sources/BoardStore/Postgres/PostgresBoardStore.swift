@@ -107,7 +107,11 @@ public final class PostgresBoardStore: BoardStore {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            "v2: the author of each changeset and what it replaced",
+            ["ALTER TABLE changeset ADD COLUMN author TEXT", "ALTER TABLE changeset ADD COLUMN undo TEXT"]
+        ),
     ]
 
     private static func migrate(_ client: PostgresClient, logger: Logger) async throws {
@@ -304,13 +308,15 @@ public final class PostgresBoardStore: BoardStore {
     {
         let rows = try await connection.query(
             """
-            SELECT revision, changes, format, client_id, op_id, time FROM changeset
+            SELECT revision, changes, format, client_id, op_id, time, author, undo FROM changeset
             WHERE board_id = \(boardID) AND revision >= \(first) ORDER BY revision
             """,
             logger: logger
         )
         var log: [StoredChangeset] = []
-        for try await (revision, changes, format, clientID, opID, time) in rows.decode((Int64, String, Int, String?, String?, Int64).self) {
+        for try await (revision, changes, format, clientID, opID, time, author, undo) in rows.decode(
+            (Int64, String, Int, String?, String?, Int64, String?, String?).self
+        ) {
             log.append(
                 StoredChangeset(
                     boardID: boardID,
@@ -318,7 +324,9 @@ public final class PostgresBoardStore: BoardStore {
                     changes: try StoredFormat.decodeChanges(changes, format: format, boardID: boardID, revision: revision),
                     clientID: clientID,
                     opID: opID,
-                    time: time
+                    time: time,
+                    author: author,
+                    undo: try undo.map { try StoredFormat.decodeChanges($0, format: format, boardID: boardID, revision: revision) }
                 )
             )
         }
@@ -404,16 +412,18 @@ public final class PostgresBoardStore: BoardStore {
 /// a (board, revision) that is somehow in the log already still fails the insert with a unique
 /// violation, which rolls the whole statement back, NOTIFY included. Prepared once per connection.
 private struct AppendStatement: PostgresPreparedStatement {
-    static let name = "timerboard_append_v1"
+    static let name = "timerboard_append_v2"
     static let sql = """
         WITH moved AS (
             UPDATE board SET revision = $2 WHERE id = $1 AND revision = $3
             RETURNING pg_notify('\(PostgresBoardStore.changesChannel)', $4)
         ), inserted AS (
-            INSERT INTO changeset (board_id, revision, changes, format, client_id, op_id, time)
-            SELECT $1, c.revision, c.changes, $5, CASE WHEN c.has_client THEN c.client_id END, CASE WHEN c.has_op THEN c.op_id END, c.time
-            FROM moved, unnest($6::int8[], $7::text[], $8::text[], $9::bool[], $10::text[], $11::bool[], $12::int8[])
-                AS c (revision, changes, client_id, has_client, op_id, has_op, time)
+            INSERT INTO changeset (board_id, revision, changes, format, client_id, op_id, time, author, undo)
+            SELECT $1, c.revision, c.changes, $5, CASE WHEN c.has_client THEN c.client_id END, CASE WHEN c.has_op THEN c.op_id END, c.time,
+                CASE WHEN c.has_author THEN c.author END, CASE WHEN c.has_undo THEN c.undo END
+            FROM moved, unnest($6::int8[], $7::text[], $8::text[], $9::bool[], $10::text[], $11::bool[], $12::int8[], $13::text[], $14::bool[],
+                $15::text[], $16::bool[])
+                AS c (revision, changes, client_id, has_client, op_id, has_op, time, author, has_author, undo, has_undo)
             RETURNING 1
         )
         SELECT count(*) FROM inserted
@@ -432,6 +442,10 @@ private struct AppendStatement: PostgresPreparedStatement {
     let opIDs: [String]
     let hasOpIDs: [Bool]
     let times: [Int64]
+    let authors: [String]
+    let hasAuthors: [Bool]
+    let undos: [String]
+    let hasUndos: [Bool]
 
     init(_ changesets: [StoredChangeset], boardID: String, notification: String) {
         self.boardID = boardID
@@ -445,10 +459,14 @@ private struct AppendStatement: PostgresPreparedStatement {
         opIDs = changesets.map { $0.opID ?? "" }
         hasOpIDs = changesets.map { $0.opID != nil }
         times = changesets.map(\.time)
+        authors = changesets.map { $0.author ?? "" }
+        hasAuthors = changesets.map { $0.author != nil }
+        undos = changesets.map { $0.undo.map { String(decoding: StoredFormat.encode($0), as: UTF8.self) } ?? "" }
+        hasUndos = changesets.map { $0.undo != nil }
     }
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 12)
+        var bindings = PostgresBindings(capacity: 16)
         bindings.append(boardID)
         bindings.append(last)
         bindings.append(before)
@@ -461,6 +479,10 @@ private struct AppendStatement: PostgresPreparedStatement {
         bindings.append(opIDs)
         bindings.append(hasOpIDs)
         bindings.append(times)
+        bindings.append(authors)
+        bindings.append(hasAuthors)
+        bindings.append(undos)
+        bindings.append(hasUndos)
         return bindings
     }
 

@@ -42,6 +42,11 @@ public struct ServerConfiguration: Sendable {
     public var boardBurst: Int = 20
     /// Remembered edit outcomes per board in all, whatever the number of client ids.
     public var outcomesPerBoard: Int = 20_000
+    /// A client can undo its last this many edits of a board (what each replaced is kept with it,
+    /// in memory and in the store's log)...
+    public var undoPerClient: Int = 100
+    /// ...and a board keeps that for this many edits in all, oldest forgotten first.
+    public var undoPerBoard: Int = 2_000
     /// A snapshot of a board is stored every this many revisions.
     public var snapshotInterval: Int = 100
     /// Presence changes (arrivals, departures, what someone edits) are gathered this long and

@@ -48,7 +48,7 @@ struct EditRoutes {
             return Self.response(for: .reject(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait)))
         }
         return try await boards.withBoard(request, context, needs: .edit) { room, secret in
-            let author = EditAuthor(clientID: BoardSecrets.httpClientID(secret: secret, boardID: room.boardID), role: .edit)
+            let author = EditAuthor(clientID: BoardSecrets.httpClientID(secret: secret, boardID: room.boardID), role: .edit, name: "HTTP")
             guard let answer = await room.editOverHTTP(edit, by: author) else {
                 return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; nothing was stored, send the edit again").response
             }

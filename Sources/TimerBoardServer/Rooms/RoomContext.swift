@@ -22,6 +22,8 @@ struct RoomContext: Sendable {
             outcomesPerClient: configuration.outcomesPerClient,
             outcomesPerBoard: configuration.outcomesPerBoard,
             snapshotInterval: configuration.snapshotInterval,
+            undoPerClient: configuration.undoPerClient,
+            undoPerBoard: configuration.undoPerBoard,
             sharedWithOtherNodes: otherNodes != nil
         )
     }

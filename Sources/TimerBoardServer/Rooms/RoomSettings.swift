@@ -9,6 +9,9 @@ struct RoomSettings: Sendable {
     var outcomesPerClient = 1_000
     var outcomesPerBoard = 20_000
     var snapshotInterval = 100
+    /// Edits each client can undo, per board, and edits undoable in all per board.
+    var undoPerClient = 100
+    var undoPerBoard = 2_000
     /// On a cluster: presence is told to, and heard from, the other nodes.
     var sharedWithOtherNodes = false
 }

@@ -2,12 +2,13 @@ import BoardCore
 import BoardProtocol
 import BoardStore
 
-/// Who sends an edit, as the room knows them: the client id that keys its idempotency, and the
-/// role of the link it came through. A socket's is its participant's; an HTTP edit's comes from
-/// its bearer secret.
+/// Who sends an edit, as the room knows them: the client id that keys its idempotency (and
+/// whose edits it may undo), the role of the link it came through, and the name the history
+/// shows. A socket's is its participant's; an HTTP edit's comes from its bearer secret.
 struct EditAuthor: Equatable {
     let clientID: String
     let role: BoardRole
+    let name: String
 }
 
 /// Edits: each is answered once, by an ack or a reject, and applied at most once per
@@ -31,7 +32,8 @@ extension RoomState {
         guard let participant = presence.participant(on: member.id) else {
             return (0, refuse(.init(opID: edit.opID, code: .forbidden, message: "this link can only view the board"), to: member))
         }
-        let (answer, changes, actions) = decide(edit, by: EditAuthor(clientID: participant.clientID, role: participant.role), now: now)
+        let author = EditAuthor(clientID: participant.clientID, role: participant.role, name: participant.name)
+        let (answer, changes, actions) = decide(edit, by: author, now: now)
         enqueue(.direct(member, Self.encode(answer)))
         return (changes, actions + deliverDurable())
     }
@@ -68,9 +70,13 @@ extension RoomState {
         if let deadline = board.nextDeadline, deadline <= now {
             actions = finishExpiredTimers(now: now)
         }
+        if let target = edit.undoing {
+            return undo(target, in: edit, by: author, now: now, after: actions)
+        }
         let changes: [Change]
+        let record: EditRecord
         do {
-            changes = try board.apply(edit.ops, limits: settings.limits, now: now)
+            (changes, record) = try board.applyRecording(edit.ops, limits: settings.limits, now: now)
         } catch {
             let reject = ServerMessage.Reject(
                 opID: edit.opID,
@@ -87,8 +93,36 @@ extension RoomState {
             outcomes.record(.accepted(revision: revision), clientID: author.clientID, opID: edit.opID)
             return (.ack(opID: edit.opID, revision: revision, duplicate: false), 0, actions + [.count(.editAccepted)])
         }
-        actions += commit(changes, clientID: author.clientID, opID: edit.opID, now: now)
+        actions += commit(changes, clientID: author.clientID, opID: edit.opID, now: now, author: author.name, undo: record.backward)
+        undoRecords.record(record, clientID: author.clientID, opID: edit.opID)
         return (.ack(opID: edit.opID, revision: revision, duplicate: false), changes.count, actions + [.count(.editAccepted)])
+    }
+
+    /// Undoes the author's own edit `target`: what it replaced comes back where the board still
+    /// holds what it set; what others changed since stays, and the ack names it (`skipped`). The
+    /// undo is an edit like any other, so undoing it is a redo.
+    private mutating func undo(
+        _ target: String,
+        in edit: ClientMessage.Edit,
+        by author: EditAuthor,
+        now: Int64,
+        after earlier: [Action]
+    ) -> (ServerMessage, changes: Int, [Action]) {
+        guard let record = undoRecords.value(clientID: author.clientID, opID: target) else {
+            let message = "no edit \(target) of yours to undo: each client can undo its last \(settings.undoPerClient) edits of a board"
+            let reject = ServerMessage.Reject(opID: edit.opID, code: .notFound, message: message, opIndex: 0)
+            outcomes.record(.rejected(reject), clientID: author.clientID, opID: edit.opID)
+            return (.reject(reject), 0, earlier + [.count(.editRejected(.notFound))])
+        }
+        let (changes, redo, skipped) = board.undo(record, now: now)
+        var actions = earlier
+        if !changes.isEmpty {
+            actions += commit(changes, clientID: author.clientID, opID: edit.opID, now: now, author: author.name, undo: redo.backward)
+            undoRecords.record(redo, clientID: author.clientID, opID: edit.opID)
+        } else {
+            outcomes.record(.accepted(revision: revision), clientID: author.clientID, opID: edit.opID)
+        }
+        return (.ack(opID: edit.opID, revision: revision, duplicate: false, skipped: skipped), changes.count, actions + [.count(.editAccepted)])
     }
 
 }

@@ -34,6 +34,8 @@ struct RoomState<Member: RoomMember> {
     var presence: PresenceTracker<OutboundFrame>
     var recentChangesets: ChangesetLog
     var outcomes: OutcomeLog
+    /// What it takes to undo each client's last edits, by op id.
+    var undoRecords: ClientRecords<EditRecord>
     /// Deliveries waiting for their revision to be durable, and who is subscribed.
     var outbox = RoomOutbox<Member, OutboundFrame>()
     /// The snapshot of the current revision, encoded (and compressed) once per revision.
@@ -72,10 +74,14 @@ struct RoomState<Member: RoomMember> {
             nextRevision: stored.recentChangesets.first?.revision ?? stored.revision + 1
         )
         outcomes = OutcomeLog(limitPerClient: settings.outcomesPerClient, limitInTotal: settings.outcomesPerBoard)
+        undoRecords = ClientRecords(limitPerClient: settings.undoPerClient, limitInTotal: settings.undoPerBoard)
         for changeset in stored.recentChangesets {
             recentChangesets.append(Self.encode(.changes(Changeset(revision: changeset.revision, changes: changeset.changes))), revision: changeset.revision)
             if let clientID = changeset.clientID, let opID = changeset.opID {
                 outcomes.record(.accepted(revision: changeset.revision), clientID: clientID, opID: opID)
+                if let undo = changeset.undo {
+                    undoRecords.record(EditRecord(forward: changeset.changes, backward: undo), clientID: clientID, opID: opID)
+                }
             }
         }
     }
@@ -168,7 +174,7 @@ struct RoomState<Member: RoomMember> {
 
     /// Makes changes the next revision: kept for resume, stored, then sent to everyone once
     /// durable. The edit's (client, opId), when it has one, is answered from now on as this revision.
-    mutating func commit(_ changes: [Change], clientID: String?, opID: String?, now: Int64) -> [Action] {
+    mutating func commit(_ changes: [Change], clientID: String?, opID: String?, now: Int64, author: String? = nil, undo: [Change]? = nil) -> [Action] {
         revision += 1
         let frame = Self.encode(.changes(Changeset(revision: revision, changes: changes)))
         recentChangesets.append(frame, revision: revision)
@@ -179,7 +185,16 @@ struct RoomState<Member: RoomMember> {
         }
         let snapshotDue = revision - lastSnapshotRevision >= Int64(settings.snapshotInterval)
         if snapshotDue { lastSnapshotRevision = revision }
-        let stored = StoredChangeset(boardID: boardID, revision: revision, changes: changes, clientID: clientID, opID: opID, time: now)
+        let stored = StoredChangeset(
+            boardID: boardID,
+            revision: revision,
+            changes: changes,
+            clientID: clientID,
+            opID: opID,
+            time: now,
+            author: author,
+            undo: undo
+        )
         actions.append(.save(stored, snapshot: snapshotDue ? board : nil))
         return actions + scheduleWake()
     }

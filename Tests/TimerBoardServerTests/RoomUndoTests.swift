@@ -1,0 +1,96 @@
+import BoardCore
+import BoardProtocol
+import BoardStore
+import Testing
+
+@testable import TimerBoardServer
+
+/// Undo through the room, with no socket: each client undoes its own edits only, a resend of an
+/// undo applies nothing twice, a redo is an undo of the undo, and what another person changed
+/// since is left alone and named in the ack.
+@Suite struct RoomUndoTests {
+    static let ada = TestMember(id: 1)
+    static let bob = TestMember(id: 2)
+
+    static func room() -> RoomHarness {
+        var room = RoomHarness()
+        room.join(Self.ada)
+        room.join(Self.bob)
+        room.edit(Self.ada, "add", [.addSection(id: "s", title: "Prep", isExpanded: true, position: .last)])
+        room.store()
+        return room
+    }
+
+    static func undo(_ target: String, as opID: String) -> ClientMessage.Edit {
+        ClientMessage.Edit(opID: opID, undoing: target)
+    }
+
+    static func lastAnswer(_ room: RoomHarness, _ member: TestMember) -> ServerMessage? {
+        room.messages(to: member).last { if case .ack = $0 { true } else if case .reject = $0 { true } else { false } }
+    }
+
+    func send(_ room: inout RoomHarness, _ member: TestMember, _ edit: ClientMessage.Edit) {
+        let (_, actions) = room.state.edit(edit, from: member, now: room.now)
+        room.perform(actions)
+        room.store()
+    }
+
+    @Test func anUndoPutsBackWhatTheEditReplacedAndARedoPutsItBackAgain() {
+        var room = Self.room()
+        room.edit(Self.ada, "rename", [.updateSection(id: "s", title: "Mise en place", isExpanded: nil)])
+        room.store()
+        send(&room, Self.ada, Self.undo("rename", as: "u1"))
+        #expect(room.state.board.sections["s"]?.title == "Prep")
+        send(&room, Self.ada, Self.undo("u1", as: "u2"))
+        #expect(room.state.board.sections["s"]?.title == "Mise en place")
+        #expect(room.log.last?.author == "Member 1" && room.log.last?.undo != nil)
+    }
+
+    @Test func nobodyUndoesAnotherPersonsEdit() {
+        var room = Self.room()
+        send(&room, Self.bob, Self.undo("add", as: "u1"))
+        guard case .reject(let reject)? = Self.lastAnswer(room, Self.bob) else {
+            Issue.record("no reject")
+            return
+        }
+        #expect(reject.code == .notFound && room.state.board.sections["s"] != nil)
+    }
+
+    @Test func aResentUndoAppliesNothingTwice() {
+        var room = Self.room()
+        send(&room, Self.ada, Self.undo("add", as: "u1"))
+        let revision = room.state.revision
+        send(&room, Self.ada, Self.undo("add", as: "u1"))
+        #expect(room.state.revision == revision)
+        guard case .ack(_, _, let duplicate, _)? = Self.lastAnswer(room, Self.ada) else {
+            Issue.record("no ack")
+            return
+        }
+        #expect(duplicate)
+    }
+
+    @Test func whatSomeoneChangedSinceIsLeftAndNamedInTheAck() {
+        var room = Self.room()
+        room.edit(Self.ada, "rename", [.updateSection(id: "s", title: "Ada's", isExpanded: false)])
+        room.edit(Self.bob, "bob", [.updateSection(id: "s", title: "Bob's", isExpanded: nil)])
+        room.store()
+        send(&room, Self.ada, Self.undo("rename", as: "u1"))
+        #expect(room.state.board.sections["s"]?.title == "Bob's" && room.state.board.sections["s"]?.isExpanded == true)
+        guard case .ack(_, _, _, let skipped)? = Self.lastAnswer(room, Self.ada) else {
+            Issue.record("no ack")
+            return
+        }
+        #expect(skipped == [SkippedField(id: "s", field: "title")])
+    }
+
+    /// After a restart the room rebuilds what it takes to undo from the stored log.
+    @Test func anUndoWorksOnARoomLoadedFromTheLog() {
+        var before = Self.room()
+        before.edit(Self.ada, "rename", [.updateSection(id: "s", title: "Renamed", isExpanded: nil)])
+        before.store()
+        var room = RoomHarness(content: before.state.board, revision: before.state.revision, recent: before.log)
+        room.join(Self.ada)
+        send(&room, Self.ada, Self.undo("rename", as: "u1"))
+        #expect(room.state.board.sections["s"]?.title == "Prep")
+    }
+}

@@ -105,6 +105,9 @@ public protocol BoardStore: Sendable {
     /// what other nodes appended. Nil when there is no such board, or when the log no longer
     /// holds all of them (pruned behind a snapshot): then load the board instead.
     func changesets(boardID: String, after revision: Int64) async throws -> [StoredChangeset]?
+    /// What the log still holds of the board, newest first: at most `limit` changesets before
+    /// revision `before` (all of the newest without it). The board's history and report.
+    func history(boardID: String, before: Int64?, limit: Int) async throws -> [StoredChangeset]
     /// Appends the next changesets of one board, in revision order, in one transaction; durable
     /// when this returns. With `snapshot` (the board's content at the last of them), the snapshot
     /// is stored too, and log entries no longer needed for replay or resume are pruned.

@@ -213,15 +213,29 @@ public final class SQLiteBoardStore: BoardStore {
         }
     }
 
+    public func history(boardID: String, before: Int64?, limit: Int) async throws -> [StoredChangeset] {
+        try await pool.read { db in
+            try Self.changesets(
+                of: boardID,
+                where: "revision < ? ORDER BY revision DESC LIMIT ?",
+                [before ?? Int64.max, Int64(limit)],
+                db
+            )
+        }
+    }
+
     /// The board's stored changesets from revision `first` on, in order.
     private static func changesets(of boardID: String, from first: Int64, _ db: Database) throws -> [StoredChangeset] {
+        try changesets(of: boardID, where: "revision >= ? ORDER BY revision", [first], db)
+    }
+
+    /// The board's stored changesets that the rest of the query (`condition`, after the board's
+    /// id) selects, in its order.
+    private static func changesets(of boardID: String, where condition: String, _ arguments: [Int64], _ db: Database) throws -> [StoredChangeset] {
         try Row.fetchAll(
             db,
-            sql: """
-                SELECT revision, changes, format, clientID, opID, time, author, undo FROM changeset
-                WHERE boardID = ? AND revision >= ? ORDER BY revision
-                """,
-            arguments: [boardID, first]
+            sql: "SELECT revision, changes, format, clientID, opID, time, author, undo FROM changeset WHERE boardID = ? AND " + condition,
+            arguments: StatementArguments([boardID] + arguments.map { $0 as any DatabaseValueConvertible })
         ).map { row in
             let revision: Int64 = row["revision"]
             return StoredChangeset(

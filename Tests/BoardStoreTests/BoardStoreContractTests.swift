@@ -113,6 +113,11 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         let reopened = try await kind.open(location, 1_000)
         #expect(try await reopened.loadBoard(id: "b")?.recentChangesets == [edited, finished])
         #expect(try await reopened.changesets(boardID: "b", after: 0) == [edited, finished])
+        // The history reads it newest first, a page at a time.
+        #expect(try await reopened.history(boardID: "b", before: nil, limit: 10) == [finished, edited])
+        #expect(try await reopened.history(boardID: "b", before: nil, limit: 1) == [finished])
+        #expect(try await reopened.history(boardID: "b", before: 2, limit: 10) == [edited])
+        #expect(try await reopened.history(boardID: "nope", before: nil, limit: 10).isEmpty)
     }
 
     @Test(arguments: kinds)

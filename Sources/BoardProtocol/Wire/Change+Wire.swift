@@ -3,7 +3,8 @@ import BoardCore
 // A change is a flat object: {"update":"section","id":"s1","title":"New"} (docs/protocol.md, "Changes").
 
 extension JSONWriter {
-    mutating func change(_ change: Change) {
+    /// A change as the wire has it (`changes` of a changeset, a history entry).
+    public mutating func change(_ change: Change) {
         beginObject()
         switch change {
         case .insertSection(let section):

@@ -298,6 +298,16 @@ public final class PostgresBoardStore: BoardStore {
         }
     }
 
+    public func history(boardID: String, before: Int64?, limit: Int) async throws -> [StoredChangeset] {
+        let query: PostgresQuery = """
+            SELECT revision, changes, format, client_id, op_id, time, author, undo FROM changeset
+            WHERE board_id = \(boardID) AND revision < \(before ?? Int64.max) ORDER BY revision DESC LIMIT \(limit)
+            """
+        return try await transaction(readOnly: true) { [logger] connection in
+            try await Self.changesets(of: boardID, rows: connection.query(query, logger: logger))
+        }
+    }
+
     private static func changesets(
         of boardID: String,
         from first: Int64,
@@ -313,6 +323,11 @@ public final class PostgresBoardStore: BoardStore {
             """,
             logger: logger
         )
+        return try await changesets(of: boardID, rows: rows)
+    }
+
+    /// Changesets of `boardID` from rows of the columns the two queries above select.
+    private static func changesets(of boardID: String, rows: PostgresRowSequence) async throws -> [StoredChangeset] {
         var log: [StoredChangeset] = []
         for try await (revision, changes, format, clientID, opID, time, author, undo) in rows.decode(
             (Int64, String, Int, String?, String?, Int64, String?, String?).self

@@ -85,6 +85,8 @@ func assemble(
         clock: clock
     )
     .addRoutes(to: router.group("api/boards"))
+    HistoryRoutes(boards: boards, store: store, clock: clock, retainedChangesets: configuration.retainedChangesets)
+        .addRoutes(to: router.group("api/boards"))
     let guardSettings = ConnectionGuard.Settings(configuration: configuration, logger: logger)
     let connectionCounter = ConnectionCounter()
     EventStreamRoutes(

@@ -99,3 +99,11 @@ def test_a_refused_websocket_is_reported_with_the_servers_answer(server_factory)
     assert run.returncode != 0
     assert "the server refused a WebSocket: HTTP/1.1 503" in run.stderr, run.stderr
     assert "too many connections from this address" in run.stderr, run.stderr
+
+
+def test_fanout_on_several_generator_threads_counts_every_delivery_once(server, tmp_path):
+    # Each thread's subscribers record into their own shard; the step merges them.
+    result = bench(server, "fanout", "--subscribers", "9", "--rate", "20", "--seconds", "1", "--threads", "3", tmp_path=tmp_path)
+    step = result[0] if isinstance(result, list) else result
+    assert step["deliveries"] == 9 * step["edits"] and step["lostDeliveries"] == 0
+    assert step["lastSubscriber"]["p50"] >= step["perDelivery"]["p50"] > 0

@@ -8,9 +8,6 @@ import Synchronization
 /// per connection and no JSON decoding, so a thousand of them on one core cost less than the server
 /// they measure (a hummingbird client per subscriber did not: the load generator was the limit).
 final class BenchSocket: Sendable {
-    /// One event loop for every bench connection: the generator is pinned to one core.
-    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-
     private let channel: EventLoopFuture<any Channel>
     /// Succeeds once the server accepted the WebSocket upgrade.
     private let opened: EventLoopPromise<Void>
@@ -30,14 +27,16 @@ final class BenchSocket: Sendable {
     init(
         url: String,
         offersDeflate: Bool = false,
+        eventLoop: (any EventLoop)? = nil,
         onMessage: @escaping @Sendable (_ message: ByteBuffer, _ arrivedAt: UInt64) -> Void
     ) {
         let parts = Self.parse(url)
-        let opened = Self.group.any().makePromise(of: Void.self)
+        let loop = eventLoop ?? BenchEventLoops.shared.any()
+        let opened = loop.makePromise(of: Void.self)
         self.opened = opened
         let wireBytes = self.wireBytes
         let ending = self.ending
-        channel = ClientBootstrap(group: Self.group)
+        channel = ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

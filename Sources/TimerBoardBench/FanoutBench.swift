@@ -32,95 +32,83 @@ public final class FanoutBench: Sendable {
     private let subscriberCount: Int
     private let editor: BenchSocket
     private let subscribers: [BenchSocket]
-    private let state = Shared()
+    /// One per event loop: what that loop's subscribers recorded.
+    private let shards: [FanoutShard]
+    private let counts = Counts()
 
-    /// What the event-loop thread of all clients records into.
-    private final class Shared: Sendable {
-        let lock = Mutex(State())
+    /// What the event loops count and the step reads.
+    private final class Counts: Sendable {
         /// How many subscribers (the first ones) stopped reading; the others are measured.
-        let slowCount = Atomic<Int>(0)
+        let slow = Atomic<Int>(0)
         /// Edits the server refused.
         let rejectedEdits = Atomic<Int>(0)
-        func withLock<Value>(_ body: (inout State) -> Value) -> Value { lock.withLock { body(&$0) } }
+        /// Subscribers that hold the board.
+        let joined = Atomic<Int>(0)
     }
 
-    private struct State {
-        var sendTimes: [Int: UInt64] = [:]
-        var deliveredCount: [Int: Int] = [:]
-        var deliveries: UInt64 = 0
-        var lastDeliveryAt: UInt64 = 0
-        var bytesPerChangeset = 0
-        var perDelivery = LatencyHistogram()
-        var lastSubscriber = LatencyHistogram()
-    }
-
-    /// Connects `subscribers` clients and one editor to `target` and waits until all hold the board.
-    public static func connect(to target: FanoutTarget, subscribers: Int) async throws -> FanoutBench {
-        let (joined, joinedContinuation) = AsyncStream.makeStream(of: Void.self)
-        let bench = FanoutBench(target: target, subscriberCount: subscribers, joined: joinedContinuation)
+    /// Connects `subscribers` clients and one editor to `target` and waits until all hold the
+    /// board. Gives up with `ConnectFailed` when that has not happened within `patience` (30 s and
+    /// 5 ms per subscriber by default) or the server refused or closed some of them: a bench that
+    /// cannot connect says why and ends instead of waiting for ever.
+    public static func connect(to target: FanoutTarget, subscribers: Int, patience: Duration? = nil) async throws -> FanoutBench {
+        let bench = FanoutBench(target: target, subscriberCount: subscribers)
+        let deadline = ContinuousClock.now + (patience ?? .seconds(30) + .milliseconds(5 * subscribers))
         try await bench.editor.waitUntilOpen()
-        for subscriber in bench.subscribers { try await subscriber.waitUntilOpen() }
-        if target.isJoined != nil {
-            var joins = joined.makeAsyncIterator()
-            for _ in 0..<subscribers { _ = await joins.next() }
+        for (index, subscriber) in bench.subscribers.enumerated() {
+            do {
+                try await subscriber.waitUntilOpen()
+            } catch {
+                await bench.close()
+                throw ConnectFailed(description: "subscriber \(index + 1) of \(subscribers) could not connect: \(error)")
+            }
+        }
+        guard target.isJoined != nil else { return bench }
+        while bench.counts.joined.load(ordering: .relaxed) < subscribers {
+            let closed = bench.subscribers.compactMap(\.serverCloseCode)
+            guard closed.isEmpty, ContinuousClock.now < deadline else {
+                let joined = bench.counts.joined.load(ordering: .relaxed)
+                await bench.close()
+                let codes = Dictionary(grouping: closed, by: { $0 }).map { "\($1.count) closed with \($0)" }.sorted().joined(separator: ", ")
+                throw ConnectFailed(description: "\(joined) of \(subscribers) subscribers joined\(codes.isEmpty ? " in time" : "; " + codes)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
         return bench
     }
 
-    private init(target: FanoutTarget, subscriberCount: Int, joined: AsyncStream<Void>.Continuation) {
+    private init(target: FanoutTarget, subscriberCount: Int) {
         self.target = target
         self.subscriberCount = subscriberCount
-        let state = self.state
-        editor = BenchSocket(
-            url: target.url,
-            onMessage: { message, _ in
-                if target.isRejection(message) { state.rejectedEdits.add(1, ordering: .relaxed) }
-            }
-        )
+        let shards = (0..<BenchEventLoops.threadCount).map { _ in FanoutShard() }
+        self.shards = shards
+        let counts = self.counts
+        editor = BenchSocket(url: target.url, eventLoop: BenchEventLoops.loop(0)) { message, _ in
+            if target.isRejection(message) { counts.rejectedEdits.add(1, ordering: .relaxed) }
+        }
         for message in target.editorSetup { editor.send(message) }
         subscribers = (0..<subscriberCount).map { index in
+            let shard = shards[index % shards.count]
             // Per client, on its event loop: has it signalled that it holds the board yet?
             let hasJoined = Mutex(target.isJoined == nil)
             let socket = BenchSocket(
                 url: target.subscriberURLs.isEmpty ? target.url : target.subscriberURLs[index % target.subscriberURLs.count],
-                onMessage: { message, arrivedAt in
-                    if let seq = target.deliveredSeq(message) {
-                        // A subscriber that stopped reading may still get what NIO had read already.
-                        let slow = state.slowCount.load(ordering: .relaxed)
-                        guard index >= slow else { return }
-                        Self.recordDelivery(
-                            seq: seq,
-                            bytes: message.readableBytes,
-                            arrivedAt: arrivedAt,
-                            state: state,
-                            subscribers: subscriberCount - slow
-                        )
-                    } else if let isJoined = target.isJoined, isJoined(message),
-                        hasJoined.withLock({ joined in
-                            defer { joined = true }
-                            return !joined
-                        })
-                    {
-                        joined.yield()
-                    }
+                eventLoop: BenchEventLoops.loop(index)
+            ) { message, arrivedAt in
+                if let seq = target.deliveredSeq(message) {
+                    // A subscriber that stopped reading may still get what NIO had read already.
+                    guard index >= counts.slow.load(ordering: .relaxed) else { return }
+                    shard.delivered(seq, bytes: message.readableBytes, arrivedAt: arrivedAt)
+                } else if let isJoined = target.isJoined, isJoined(message),
+                    hasJoined.withLock({ joined in
+                        defer { joined = true }
+                        return !joined
+                    })
+                {
+                    counts.joined.add(1, ordering: .relaxed)
                 }
-            )
+            }
             for message in target.subscriberHello(index) { socket.send(message) }
             return socket
-        }
-    }
-
-    private static func recordDelivery(seq: Int, bytes: Int, arrivedAt: UInt64, state: Shared, subscribers: Int) {
-        state.withLock { state in
-            guard let sentAt = state.sendTimes[seq] else { return }
-            let latency = (arrivedAt &- sentAt) / 1_000
-            state.perDelivery.record(microseconds: latency)
-            state.deliveries += 1
-            state.lastDeliveryAt = max(state.lastDeliveryAt, arrivedAt)
-            state.bytesPerChangeset = bytes
-            let count = state.deliveredCount[seq, default: 0] + 1
-            state.deliveredCount[seq] = count
-            if count == subscribers { state.lastSubscriber.record(microseconds: latency) }
         }
     }
 
@@ -130,13 +118,8 @@ public final class FanoutBench: Sendable {
     /// With `server`, also reports the server's CPU time per delivery.
     public func step(rate: Double, seconds: Double, server: ServerProcess? = nil) async throws -> Step {
         let cpuBefore = server?.cpuSeconds()
-        let rejectedBefore = state.rejectedEdits.load(ordering: .relaxed)
-        state.withLock { state in
-            state.perDelivery = LatencyHistogram()
-            state.lastSubscriber = LatencyHistogram()
-            state.deliveries = 0
-            state.deliveredCount = [:]
-        }
+        let rejectedBefore = counts.rejectedEdits.load(ordering: .relaxed)
+        for shard in shards { shard.reset() }
         let edits = max(1, Int(rate * seconds))
         let interval = Duration.seconds(1 / rate)
         let clock = ContinuousClock()
@@ -145,17 +128,19 @@ public final class FanoutBench: Sendable {
         for _ in 0..<edits {
             let seq = nextSeq.wrappingAdd(1, ordering: .relaxed).oldValue
             let message = target.edit(seq)
-            state.withLock { $0.sendTimes[seq] = uptimeNanoseconds() }
+            let sentAt = uptimeNanoseconds()
+            for shard in shards { shard.sent(seq, at: sentAt) }
             editor.send(message)
             next = next.advanced(by: interval)
             try await clock.sleep(until: next)
         }
         // Wait for every delivery, or give up on stragglers after 10 s of silence.
-        let expected = UInt64(edits * (subscriberCount - state.slowCount.load(ordering: .relaxed)))
+        let measured = subscriberCount - counts.slow.load(ordering: .relaxed)
+        let expected = UInt64(edits * measured)
         var lastCount: UInt64 = 0
         var quietSince = clock.now
         while true {
-            let count = state.withLock { $0.deliveries }
+            let count = shards.reduce(0) { $0 + $1.deliveries }
             if count >= expected { break }
             if count != lastCount {
                 lastCount = count
@@ -166,25 +151,24 @@ public final class FanoutBench: Sendable {
             try await clock.sleep(for: .milliseconds(5))
         }
         let cpuAfter = server?.cpuSeconds()
-        return state.withLock { state in
-            var cpuPerDelivery: Double?
-            if let cpuBefore, let cpuAfter, state.deliveries > 0 { cpuPerDelivery = (cpuAfter - cpuBefore) * 1e6 / Double(state.deliveries) }
-            let elapsed = Double(max(1, state.lastDeliveryAt &- firstSentAt)) / 1e9
-            return Step(
-                editsPerSecond: rate,
-                edits: edits,
-                deliveries: state.deliveries,
-                deliveriesPerSecond: Double(state.deliveries) / elapsed,
-                bytesPerChangeset: state.bytesPerChangeset,
-                perDelivery: state.perDelivery.summary,
-                lastSubscriber: state.lastSubscriber.summary,
-                lostDeliveries: expected - min(expected, state.deliveries),
-                rejectedEdits: self.state.rejectedEdits.load(ordering: .relaxed) - rejectedBefore,
-                serverCPUPerDelivery: cpuPerDelivery,
-                editorClosedWith: editor.serverCloseCode,
-                subscribersClosedWith: subscribers.compactMap(\.serverCloseCode).reduce(into: [:]) { $0[$1, default: 0] += 1 }
-            )
-        }
+        let figures = FanoutFigures(shards, subscribers: measured)
+        var cpuPerDelivery: Double?
+        if let cpuBefore, let cpuAfter, figures.deliveries > 0 { cpuPerDelivery = (cpuAfter - cpuBefore) * 1e6 / Double(figures.deliveries) }
+        let elapsed = Double(max(1, figures.lastDeliveryAt &- firstSentAt)) / 1e9
+        return Step(
+            editsPerSecond: rate,
+            edits: edits,
+            deliveries: figures.deliveries,
+            deliveriesPerSecond: Double(figures.deliveries) / elapsed,
+            bytesPerChangeset: figures.bytesPerChangeset,
+            perDelivery: figures.perDelivery.summary,
+            lastSubscriber: figures.lastSubscriber.summary,
+            lostDeliveries: expected - min(expected, figures.deliveries),
+            rejectedEdits: counts.rejectedEdits.load(ordering: .relaxed) - rejectedBefore,
+            serverCPUPerDelivery: cpuPerDelivery,
+            editorClosedWith: editor.serverCloseCode,
+            subscribersClosedWith: subscribers.compactMap(\.serverCloseCode).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+        )
     }
 
     /// The first `fraction` of the subscribers stop reading their sockets (they stay connected):
@@ -192,7 +176,7 @@ public final class FanoutBench: Sendable {
     @discardableResult
     public func stopReading(fraction: Double) -> Int {
         let count = min(subscriberCount, max(1, Int((Double(subscriberCount) * fraction).rounded())))
-        state.slowCount.store(count, ordering: .relaxed)
+        counts.slow.store(count, ordering: .relaxed)
         for subscriber in subscribers.prefix(count) { subscriber.stopReading() }
         return count
     }
@@ -201,4 +185,9 @@ public final class FanoutBench: Sendable {
         await editor.close()
         for subscriber in subscribers { await subscriber.close() }
     }
+}
+
+/// The bench could not get every subscriber onto the board: why, in a sentence.
+public struct ConnectFailed: Error, CustomStringConvertible {
+    public let description: String
 }

@@ -11,6 +11,11 @@ final class LatencyHistogram: Sendable {
 
     var count: UInt64 { histogram.withLock { $0.totalCount } }
 
+    /// Adds what another histogram recorded (a shard's, merged at the end of a step).
+    func add(_ other: Histogram<UInt64>) {
+        histogram.withLock { $0.add(other) }
+    }
+
     /// Milliseconds at a percentile (0-100).
     func milliseconds(at percentile: Double) -> Double {
         histogram.withLock { Double($0.valueAtPercentile(percentile)) / 1_000 }

@@ -22,6 +22,13 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The server's HTTP address.") var server = "http://127.0.0.1:8080"
         @Option(help: "Write the results as JSON to this file.") var json: String?
         @Option(help: "The server's process id, to report its CPU time per delivery.") var serverPid: Int32?
+        @Option(help: "Threads for the bench's connections (1: the generator on one core, as the published figures were taken).")
+        var threads = 1
+
+        /// Sets up what every scenario shares; first thing in each `run`.
+        func begin() {
+            BenchEventLoops.use(threads: threads)
+        }
 
         var serverProcess: ServerProcess? { serverPid.map(ServerProcess.init(pid:)) }
 
@@ -115,6 +122,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Seconds of editing.") var seconds = 10.0
 
         func run() async throws {
+            common.begin()
             let target = try await target.make(server: common.server)
             let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
             let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
@@ -139,6 +147,7 @@ struct Bench: AsyncParsableCommand {
         var retries = 0
 
         func run() async throws {
+            common.begin()
             let target = try await target.make(server: common.server)
             let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
             print("saturate: \(target.name), \(subscribers) subscribers, knee at p99 (last subscriber) > \(limit) ms")
@@ -202,6 +211,7 @@ struct Bench: AsyncParsableCommand {
         }
 
         func run() async throws {
+            common.begin()
             let target = try await target.make(server: common.server)
             let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
             let server = common.serverProcess
@@ -250,6 +260,7 @@ struct Bench: AsyncParsableCommand {
         var deflate = false
 
         func run() async throws {
+            common.begin()
             let result = try await JoinStormBench.run(
                 server: common.server,
                 clients: clients,
@@ -286,6 +297,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Seconds of editing.") var seconds = 10.0
 
         func run() async throws {
+            common.begin()
             let result = try await AckedEditsBench.run(server: common.server, clients: clients, window: window, seconds: seconds)
             print(
                 String(
@@ -308,6 +320,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Subscribed clients measuring.") var subscribers = 10
 
         func run() async throws {
+            common.begin()
             let result = try await TimerExpiryBench.run(server: common.server, timers: timers, subscribers: subscribers)
             print(
                 String(
@@ -334,6 +347,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Subscribed clients (the first one measures).") var subscribers = 10
 
         func run() async throws {
+            common.begin()
             let result = try await TimerSequenceBench.run(
                 server: common.server,
                 sequences: sequences,
@@ -373,6 +387,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Idle connections.") var connections = 10_000
 
         func run() async throws {
+            common.begin()
             guard let serverPid = common.serverPid else { throw ValidationError("idle needs --server-pid to read the server's memory") }
             let result = try await IdleConnectionsBench.run(server: common.server, serverPID: serverPid, connections: connections)
             print(String(format: "idle: %d connections: %.0f bytes of server memory each", connections, result.bytesPerConnection))
@@ -387,6 +402,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Rounds.") var rounds = 6
 
         func run() async throws {
+            common.begin()
             guard let serverPid = common.serverPid else { throw ValidationError("churn needs --server-pid to read the server's memory") }
             let result = try await ChurnBench.run(server: common.server, serverPID: serverPid, connections: connections, rounds: rounds)
             let mebibytes = result.memoryAfterRound.map { String($0 / 1_048_576) }.joined(separator: ", ")

@@ -36,6 +36,8 @@ extension Board {
         case .deleteTimer(let id):
             guard timers[id] != nil else { throw .notFound(id, "timer") }
             timers[id] = nil
+        case .updateDisplay(let patch):
+            display = patch.applied(to: display)
         }
     }
 }

@@ -4,7 +4,7 @@
 public func diff(_ old: Board, _ new: Board) -> [Change] {
     let sectionIDs = differingIDs(old.sections, new.sections)
     let timerIDs = differingIDs(old.timers, new.timers)
-    return Board.changes(
+    let changes = Board.changes(
         sectionIDs: sectionIDs,
         timerIDs: timerIDs,
         oldSection: { old.sections[$0] },
@@ -12,6 +12,8 @@ public func diff(_ old: Board, _ new: Board) -> [Change] {
         oldTimer: { old.timers[$0] },
         newTimer: { new.timers[$0] }
     )
+    let display = DisplayPatch(from: old.display, to: new.display)
+    return display.isEmpty ? changes : changes + [.updateDisplay(display)]
 }
 
 /// The ids whose entity was added, removed or changed, sorted. Only these can give a change,

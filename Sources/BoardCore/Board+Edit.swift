@@ -66,6 +66,8 @@ struct Edit {
     private var originalTimers: [EntityID: BoardTimer?] = [:]
     private var touchedSections: [EntityID] = []
     private var touchedTimers: [EntityID] = []
+    /// The board's display before the edit, once the edit touched it.
+    private var originalDisplay: BoardDisplay?
     /// Each section's timer ids in display order, while `finishExpiredTimers` runs (nil otherwise).
     var sectionOrder: [EntityID: [EntityID]]?
 
@@ -85,10 +87,11 @@ struct Edit {
     mutating func rollBack() {
         for (id, section) in originalSections { board.sections[id] = section }
         for (id, timer) in originalTimers { board.timers[id] = timer }
+        if let originalDisplay { board.display = originalDisplay }
     }
 
     func changes() -> [Change] {
-        Board.changes(
+        let changes = Board.changes(
             sectionIDs: touchedSections,
             timerIDs: touchedTimers,
             oldSection: { originalSections[$0] ?? nil },
@@ -96,12 +99,15 @@ struct Edit {
             oldTimer: { originalTimers[$0] ?? nil },
             newTimer: { board.timers[$0] }
         )
+        guard let originalDisplay else { return changes }
+        let display = DisplayPatch(from: originalDisplay, to: board.display)
+        return display.isEmpty ? changes : changes + [.updateDisplay(display)]
     }
 
     /// The changes that put every touched entity back as it was before the edit, in an order
     /// that applies.
     func inverseChanges() -> [Change] {
-        Board.changes(
+        let changes = Board.changes(
             sectionIDs: touchedSections,
             timerIDs: touchedTimers,
             oldSection: { board.sections[$0] },
@@ -109,6 +115,9 @@ struct Edit {
             oldTimer: { board.timers[$0] },
             newTimer: { originalTimers[$0] ?? nil }
         )
+        guard let originalDisplay else { return changes }
+        let display = DisplayPatch(from: board.display, to: originalDisplay)
+        return display.isEmpty ? changes : changes + [.updateDisplay(display)]
     }
 
     // MARK: Operations. Each validates everything before it writes anything.
@@ -125,12 +134,15 @@ struct Edit {
             let section = Section(id: id, title: title, isExpanded: isExpanded, createdDate: now, order: order, sequence: sequence, loop: loop)
             setSection(id, section)
 
-        case .updateSection(let id, let title, let isExpanded, let sequence, let loop):
+        case .updateSection(let id, let title, let isExpanded, let sequence, let loop, let finishAt):
             guard let section = board.sections[id] else { throw .notFound(id, "section") }
             if let title { try checkTitle(title, id: id) }
+            if case .some(let instant?) = finishAt { try checkInstant(instant, "finishAt", id: id) }
             // Turning a sequence on or off stops nothing and starts nothing: hand-overs follow
             // the flag from the next timer that reaches zero.
-            setSection(id, SectionPatch(title: title, isExpanded: isExpanded, sequence: sequence, loop: loop).applied(to: section))
+            let patch = SectionPatch(title: title, isExpanded: isExpanded, sequence: sequence, loop: loop, finishAt: finishAt)
+            setSection(id, patch.applied(to: section))
+            if finishAt != nil { scheduleFinishTogether(in: id) }
 
         case .moveSection(let id, let position):
             guard var section = board.sections[id] else { throw .notFound(id, "section") }
@@ -144,7 +156,7 @@ struct Edit {
             }
             setSection(id, nil)
 
-        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position, let warnAt):
+        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position, let warnAt, let kind, let startAt, let targetAt):
             try checkNewID(id)
             guard board.sections[sectionID] != nil else { throw .notFound(sectionID, "section") }
             try checkTitle(title, id: id)
@@ -162,20 +174,33 @@ struct Edit {
                 seconds: seconds,
                 createdDate: now,
                 order: order,
-                warnAt: warnAt
+                warnAt: warnAt,
+                kind: kind,
+                startAt: startAt,
+                targetAt: targetAt
             )
+            try checkSchedule(timer)
             setTimer(id, timer)
+            if startAt == nil { scheduleFinishTogether(of: timer) }
+            startIfScheduledInThePast(id)
 
-        case .updateTimer(let id, let title, let minutes, let seconds, let warnAt):
+        case .updateTimer(let id, let title, let minutes, let seconds, let warnAt, let kind, let startAt, let targetAt):
             guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
             if let title { try checkTitle(title, id: id) }
             try checkDuration(minutes: minutes ?? timer.minutes, seconds: seconds ?? timer.seconds, id: id)
             if let warnAt { try checkWarnAt(warnAt, minutes: minutes ?? timer.minutes, seconds: seconds ?? timer.seconds, id: id) }
-            let updated = TimerPatch(title: title, minutes: minutes, seconds: seconds, warnAt: warnAt).applied(to: timer)
+            let patch = TimerPatch(title: title, minutes: minutes, seconds: seconds, warnAt: warnAt, kind: kind, startAt: startAt, targetAt: targetAt)
+            let updated = patch.applied(to: timer)
+            try checkSchedule(updated)
             setTimer(id, updated)
+            // A new length moves the start of a timer that finishes together with its section.
+            if startAt == nil, updated.duration != timer.duration || updated.kind != timer.kind { scheduleFinishTogether(of: updated) }
+            startIfScheduledInThePast(id)
             // A new length keeps the time already counted; if that is already past it, the timer is done.
-            if updated.run.status == .running || updated.run.status == .paused, updated.run.elapsed(at: now) >= updated.duration {
-                finish(updated, at: now)
+            if let current = board.timers[id], current.kind == .countdown, current.run.status == .running || current.run.status == .paused,
+                current.run.elapsed(at: now) >= current.duration
+            {
+                finish(current, at: now)
             }
 
         case .moveTimer(let id, let sectionID, let position):
@@ -192,6 +217,9 @@ struct Edit {
 
         case .startTimer, .pauseTimer, .resetTimer, .adjustTimer, .startSection, .pauseSection, .skipSection, .restartSection:
             try applyRunning(operation)
+
+        case .showMessage, .clearMessage, .setBlackout, .setTimeZone:
+            try applyDisplay(operation)
         }
     }
 
@@ -320,6 +348,11 @@ struct Edit {
             touchedSections.append(id)
         }
         board.sections[id] = section
+    }
+
+    mutating func setDisplay(_ display: BoardDisplay) {
+        if originalDisplay == nil { originalDisplay = board.display }
+        board.display = display
     }
 
     mutating func setTimer(_ id: EntityID, _ timer: BoardTimer?) {

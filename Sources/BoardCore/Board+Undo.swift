@@ -18,12 +18,12 @@ public struct EditRecord: Hashable, Sendable {
 /// A value an undo left as it was, because someone changed it after the edit being undone.
 /// `field` names the field (`title`, `run`, ...), or is `section` / `timer` for a whole item
 /// (an added item someone changed since is not deleted; a deleted one whose id is taken, or
-/// whose section is gone, is not put back).
+/// whose section is gone, is not put back). `id` is nil for a field of the board's display.
 public struct SkippedField: Hashable, Sendable {
-    public let id: EntityID
+    public let id: EntityID?
     public let field: String
 
-    public init(id: EntityID, field: String) {
+    public init(id: EntityID?, field: String) {
         self.id = id
         self.field = field
     }
@@ -71,6 +71,7 @@ private struct Undo {
     private var insertedTimers: [EntityID: BoardTimer] = [:]
     private var sectionPatches: [EntityID: SectionPatch] = [:]
     private var timerPatches: [EntityID: TimerPatch] = [:]
+    private var displayPatch: DisplayPatch?
     private(set) var skipped: [SkippedField] = []
 
     init(forward: [Change]) {
@@ -80,6 +81,7 @@ private struct Undo {
             case .insertTimer(let timer): insertedTimers[timer.id] = timer
             case .updateSection(let id, let patch): sectionPatches[id] = patch
             case .updateTimer(let id, let patch): timerPatches[id] = patch
+            case .updateDisplay(let patch): displayPatch = patch
             case .deleteSection, .deleteTimer: break
             }
         }
@@ -114,6 +116,7 @@ private struct Undo {
             restoreField("order", \.order, \.order, backward, forward, current, &restored, id)
             restoreField("sequence", \.sequence, \.sequence, backward, forward, current, &restored, id)
             restoreField("loop", \.loop, \.loop, backward, forward, current, &restored, id)
+            restoreField("finishAt", \.finishAt, \.finishAt, backward, forward, current, &restored, id)
             if !restored.isEmpty { edit.setSection(id, restored.applied(to: current)) }
         case .updateTimer(let id, let backward):
             guard let current = board.timers[id], let forward = timerPatches[id] else { return }
@@ -129,9 +132,24 @@ private struct Undo {
             restoreField("order", \.order, \.order, backward, forward, current, &restored, id)
             restoreField("run", \.run, \.run, backward, forward, current, &restored, id)
             restoreField("warnAt", \.warnAt, \.warnAt, backward, forward, current, &restored, id)
+            restoreField("kind", \.kind, \.kind, backward, forward, current, &restored, id)
+            restoreField("startAt", \.startAt, \.startAt, backward, forward, current, &restored, id)
+            restoreField("targetAt", \.targetAt, \.targetAt, backward, forward, current, &restored, id)
             if !restored.isEmpty { edit.setTimer(id, restored.applied(to: current)) }
+        case .updateDisplay(let backward):
+            guard let forward = displayPatch else { return }
+            let current = board.display
+            var restored = DisplayPatch()
+            if let old = backward.message {
+                let set: ScreenMessage? = if case .show(let message)? = forward.message { message } else { nil }
+                if current.message == set { restored.message = old } else { skip(nil, "message") }
+            }
+            restoreField("blackout", \.blackout, \.blackout, backward, forward, current, &restored, nil)
+            restoreField("timeZone", \.timeZone, \.timeZone, backward, forward, current, &restored, nil)
+            if !restored.isEmpty { edit.setDisplay(restored.applied(to: current)) }
         }
     }
+
 
     /// Puts back one field when the entity still holds the value the edit set; skips it otherwise.
     private mutating func restoreField<Patch, Entity, Value: Equatable>(
@@ -142,14 +160,14 @@ private struct Undo {
         _ forward: Patch,
         _ current: Entity,
         _ restored: inout Patch,
-        _ id: EntityID
+        _ id: EntityID?
     ) {
         guard let old = backward[keyPath: field] else { return }
         guard current[keyPath: value] == forward[keyPath: field] else { return skip(id, name) }
         restored[keyPath: field] = old
     }
 
-    private mutating func skip(_ id: EntityID, _ field: String) {
+    private mutating func skip(_ id: EntityID?, _ field: String) {
         skipped.append(SkippedField(id: id, field: field))
     }
 }

@@ -5,10 +5,13 @@
 public struct Board: Hashable, Sendable {
     public var sections: [EntityID: Section]
     public var timers: [EntityID: BoardTimer]
+    /// The message, blackout and time zone of the board's screens.
+    public var display: BoardDisplay
 
-    public init(sections: [EntityID: Section] = [:], timers: [EntityID: BoardTimer] = [:]) {
+    public init(sections: [EntityID: Section] = [:], timers: [EntityID: BoardTimer] = [:], display: BoardDisplay = BoardDisplay()) {
         self.sections = sections
         self.timers = timers
+        self.display = display
     }
 
     /// Builds a board from lists, refusing duplicate ids and timers whose section is missing.

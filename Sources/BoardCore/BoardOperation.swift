@@ -11,13 +11,35 @@ public enum Position: Hashable, Sendable {
 public enum BoardOperation: Hashable, Sendable {
     case addSection(id: EntityID, title: String, isExpanded: Bool, position: Position, sequence: Bool = false, loop: Bool = false)
     /// Sets the given fields; nil leaves a field as it is.
-    case updateSection(id: EntityID, title: String?, isExpanded: Bool?, sequence: Bool? = nil, loop: Bool? = nil)
+    /// `finishAt`: `.some(nil)` turns finishing together off.
+    case updateSection(id: EntityID, title: String?, isExpanded: Bool?, sequence: Bool? = nil, loop: Bool? = nil, finishAt: Int64?? = nil)
     case moveSection(id: EntityID, position: Position)
     /// Deletes the section and every timer in it.
     case deleteSection(id: EntityID)
-    case addTimer(id: EntityID, sectionID: EntityID, title: String, minutes: Int, seconds: Int, position: Position, warnAt: Int64 = 0)
+    case addTimer(
+        id: EntityID,
+        sectionID: EntityID,
+        title: String,
+        minutes: Int,
+        seconds: Int,
+        position: Position,
+        warnAt: Int64 = 0,
+        kind: TimerKind = .countdown,
+        startAt: Int64? = nil,
+        targetAt: Int64? = nil
+    )
     /// Sets the given fields; nil leaves a field as it is.
-    case updateTimer(id: EntityID, title: String?, minutes: Int?, seconds: Int?, warnAt: Int64? = nil)
+    /// `startAt` and `targetAt`: `.some(nil)` clears them.
+    case updateTimer(
+        id: EntityID,
+        title: String?,
+        minutes: Int?,
+        seconds: Int?,
+        warnAt: Int64? = nil,
+        kind: TimerKind? = nil,
+        startAt: Int64?? = nil,
+        targetAt: Int64?? = nil
+    )
     /// Moves within the timer's section, or into `sectionID` when given.
     case moveTimer(id: EntityID, sectionID: EntityID?, position: Position)
     case deleteTimer(id: EntityID)
@@ -38,15 +60,24 @@ public enum BoardOperation: Hashable, Sendable {
     case skipSection(id: EntityID)
     /// In a sequence section: every timer back to idle and the first started now.
     case restartSection(id: EntityID)
+    /// Every display of the board shows `text` (flashing, with `flash`) until it is cleared.
+    case showMessage(text: String, flash: Bool)
+    case clearMessage
+    /// Displays show nothing but black (`true`), or the board again.
+    case setBlackout(Bool)
+    /// Wall-clock times are shown in this IANA time zone on every screen.
+    case setTimeZone(String)
 
-    /// The entity the operation is about.
-    public var entityID: EntityID {
+    /// The entity the operation is about; nil for the board's display.
+    public var entityID: EntityID? {
         switch self {
-        case .addSection(let id, _, _, _, _, _), .updateSection(let id, _, _, _, _), .moveSection(let id, _), .deleteSection(let id),
-            .addTimer(let id, _, _, _, _, _, _), .updateTimer(let id, _, _, _, _), .moveTimer(let id, _, _), .deleteTimer(let id),
+        case .addSection(let id, _, _, _, _, _), .updateSection(let id, _, _, _, _, _), .moveSection(let id, _), .deleteSection(let id),
+            .addTimer(let id, _, _, _, _, _, _, _, _, _), .updateTimer(let id, _, _, _, _, _, _, _), .moveTimer(let id, _, _), .deleteTimer(let id),
             .startTimer(let id), .pauseTimer(let id), .resetTimer(let id), .startSection(let id), .pauseSection(let id),
             .adjustTimer(let id, _), .skipSection(let id), .restartSection(let id):
             id
+        case .showMessage, .clearMessage, .setBlackout, .setTimeZone:
+            nil
         }
     }
 }

@@ -13,6 +13,14 @@ public struct BoardTimer: Hashable, Sendable {
     public var order: OrderKey
     /// Whether it runs; see `TimerRun`.
     public var run: TimerRun
+    /// What it counts: down from its length (the default), up without end, down to a time of
+    /// day, or nothing (a clock).
+    public var kind: TimerKind
+    /// A start not made yet: at this instant (server epoch ms) the server starts it if it is
+    /// idle, and forgets the schedule either way.
+    public var startAt: Int64?
+    /// For `toTime`: the instant it counts down to, server epoch ms.
+    public var targetAt: Int64?
 
     public init(
         id: EntityID,
@@ -23,7 +31,10 @@ public struct BoardTimer: Hashable, Sendable {
         createdDate: Int64,
         order: OrderKey,
         run: TimerRun = .idle,
-        warnAt: Int64 = 0
+        warnAt: Int64 = 0,
+        kind: TimerKind = .countdown,
+        startAt: Int64? = nil,
+        targetAt: Int64? = nil
     ) {
         self.id = id
         self.sectionID = sectionID
@@ -34,7 +45,22 @@ public struct BoardTimer: Hashable, Sendable {
         self.createdDate = createdDate
         self.order = order
         self.run = run
+        self.kind = kind
+        self.startAt = startAt
+        self.targetAt = targetAt
     }
+}
+
+/// What a timer counts.
+public enum TimerKind: String, Hashable, Sendable, CaseIterable {
+    /// Down from its length to zero, then overtime (the default).
+    case countdown
+    /// Up from zero without end: a stopwatch.
+    case countUp
+    /// Down to a time of day (`targetAt`), whatever its length.
+    case toTime
+    /// The time of day; it does not run.
+    case clock
 }
 
 /// The fields of a timer that an update may carry; nil means unchanged.
@@ -49,6 +75,11 @@ public struct TimerPatch: Hashable, Sendable {
     /// The whole run state: its parts only mean something together.
     public var run: TimerRun?
     public var warnAt: Int64?
+    public var kind: TimerKind?
+    /// `.some(nil)`: the scheduled start was cleared.
+    public var startAt: Int64??
+    /// `.some(nil)`: the target was cleared.
+    public var targetAt: Int64??
 
     public init(
         sectionID: EntityID? = nil,
@@ -58,8 +89,14 @@ public struct TimerPatch: Hashable, Sendable {
         order: OrderKey? = nil,
         createdDate: Int64? = nil,
         run: TimerRun? = nil,
-        warnAt: Int64? = nil
+        warnAt: Int64? = nil,
+        kind: TimerKind? = nil,
+        startAt: Int64?? = nil,
+        targetAt: Int64?? = nil
     ) {
+        self.kind = kind
+        self.startAt = startAt
+        self.targetAt = targetAt
         self.sectionID = sectionID
         self.title = title
         self.minutes = minutes
@@ -72,7 +109,7 @@ public struct TimerPatch: Hashable, Sendable {
 
     public var isEmpty: Bool {
         sectionID == nil && title == nil && minutes == nil && seconds == nil && order == nil && createdDate == nil && run == nil
-            && warnAt == nil
+            && warnAt == nil && kind == nil && startAt == nil && targetAt == nil
     }
 
     /// The fields of `new` that differ from `old`.
@@ -85,7 +122,10 @@ public struct TimerPatch: Hashable, Sendable {
             order: old.order == new.order ? nil : new.order,
             createdDate: old.createdDate == new.createdDate ? nil : new.createdDate,
             run: old.run == new.run ? nil : new.run,
-            warnAt: old.warnAt == new.warnAt ? nil : new.warnAt
+            warnAt: old.warnAt == new.warnAt ? nil : new.warnAt,
+            kind: old.kind == new.kind ? nil : new.kind,
+            startAt: old.startAt == new.startAt ? nil : .some(new.startAt),
+            targetAt: old.targetAt == new.targetAt ? nil : .some(new.targetAt)
         )
     }
 
@@ -99,6 +139,9 @@ public struct TimerPatch: Hashable, Sendable {
         if let createdDate { timer.createdDate = createdDate }
         if let run { timer.run = run }
         if let warnAt { timer.warnAt = warnAt }
+        if let kind { timer.kind = kind }
+        if let startAt { timer.startAt = startAt }
+        if let targetAt { timer.targetAt = targetAt }
         return timer
     }
 }

@@ -10,13 +10,16 @@ public enum Change: Hashable, Sendable {
     case insertTimer(BoardTimer)
     case updateTimer(EntityID, TimerPatch)
     case deleteTimer(EntityID)
+    /// The board's display (message, blackout, time zone) changed; it has no id.
+    case updateDisplay(DisplayPatch)
 
-    /// The id of the entity this change touches.
-    public var entityID: EntityID {
+    /// The id of the entity this change touches; nil for the board's display.
+    public var entityID: EntityID? {
         switch self {
         case .insertSection(let section): section.id
         case .insertTimer(let timer): timer.id
         case .updateSection(let id, _), .deleteSection(let id), .updateTimer(let id, _), .deleteTimer(let id): id
+        case .updateDisplay: nil
         }
     }
 }

@@ -6,9 +6,11 @@ extension Edit {
         switch operation {
         case .startTimer(let id):
             guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
+            guard timer.kind != .clock else { throw .invalidState(id, "timer \(id) is a clock; it does not run") }
             start(timer, at: now)
         case .pauseTimer(let id):
             guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
+            guard timer.kind != .toTime else { throw .invalidState(id, "timer \(id) counts to a time of day; it does not pause") }
             pause(timer)
         case .resetTimer(let id):
             guard var timer = board.timers[id] else { throw .notFound(id, "timer") }
@@ -16,6 +18,9 @@ extension Edit {
             setTimer(id, timer)
         case .adjustTimer(let id, let by):
             guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
+            guard timer.kind == .countdown || timer.kind == .countUp else {
+                throw .invalidState(id, "timer \(id) counts to a time of day or is a clock; change its time instead")
+            }
             try adjust(timer, by: by)
         case .startSection(let id):
             guard let section = board.sections[id] else { throw .notFound(id, "section") }
@@ -49,7 +54,7 @@ extension Edit {
     // MARK: One timer
 
     /// Starts an idle timer, resumes a paused one, runs a finished one again from its full length.
-    private mutating func start(_ timer: BoardTimer, at instant: Int64) {
+    mutating func start(_ timer: BoardTimer, at instant: Int64) {
         var timer = timer
         switch timer.run.status {
         case .running: return
@@ -86,6 +91,10 @@ extension Edit {
             guard by > 0 else { return }
             timer.run = TimerRun(status: .running, startedAt: now, elapsed: timer.duration - by)
             setTimer(timer.id, timer)
+        case .running where timer.kind == .countUp, .paused where timer.kind == .countUp:
+            // A stopwatch has no end: more time counted is less elapsed, never below zero... or above its limit.
+            timer.run.elapsed = min(max(timer.run.elapsed - by, -limits.maxMilliseconds), limits.maxMilliseconds)
+            setTimer(timer.id, timer)
         case .running, .paused:
             let counted = timer.run.elapsed(at: now)
             let left = min(timer.duration - counted + by, limits.maxMilliseconds)
@@ -105,7 +114,8 @@ extension Edit {
     /// paused one that runs out (a shorter length, a negative adjustment) leaves its sequence paused.
     mutating func finish(_ timer: BoardTimer, at instant: Int64, handOver: Bool = false) {
         var finished = timer
-        finished.run = TimerRun(status: .finished, elapsed: timer.duration, finishedAt: instant)
+        let elapsed = timer.kind == .countdown ? timer.duration : timer.run.elapsed(at: instant)
+        finished.run = TimerRun(status: .finished, elapsed: elapsed, finishedAt: instant)
         setTimer(timer.id, finished)
         guard handOver || timer.run.status == .running, let section = board.sections[timer.sectionID], section.sequence else { return }
         let timers = orderedTimers(in: section.id)
@@ -157,22 +167,24 @@ extension Edit {
 
     // MARK: Time passing
 
-    /// Finishes every running timer whose deadline is at or before `now`, in the order of their
-    /// deadlines, each at its own deadline, with the hand-overs of sequences at those instants.
+    /// Finishes every running timer whose deadline is at or before `now`, and makes every
+    /// scheduled start that is due, in the order of their instants, each at its own instant,
+    /// with the hand-overs of sequences at those instants.
     ///
-    /// At each instant the timers due then finish in id order; a timer a hand-over starts that
-    /// is due at the same instant (length 0) finishes right after them. Late by a day, a board of
+    /// At each instant the timers due then act in id order: a scheduled start first (a timer
+    /// started then may also be due, with length 0), then a finish; a timer a hand-over starts
+    /// that is due at the same instant finishes right after them. Late by a day, a board of
     /// looping sequences has tens of thousands of instants to replay: the next one comes from a
     /// queue of the due timers, and a sequence's timers from an index built once, instead of a
     /// scan of the whole board for each.
     mutating func finishExpiredTimers() {
         var queue = DeadlineQueue()
         for timer in board.timers.values {
-            if let deadline = timer.deadline, deadline <= now { queue.insert(.init(deadline: deadline, id: timer.id)) }
+            if let instant = timer.nextInstant, instant <= now { queue.insert(.init(deadline: instant, id: timer.id)) }
         }
         guard queue.first != nil else { return }
-        // Finishing and handing over change run states only: which timers a section holds,
-        // and their order, stay as indexed here until this returns.
+        // Finishing, handing over and scheduled starts change run states only: which timers a
+        // section holds, and their order, stay as indexed here until this returns.
         sectionOrder = board.timerIDsBySectionInOrder()
         defer { sectionOrder = nil }
         while let earliest = queue.first?.deadline {
@@ -182,15 +194,23 @@ extension Edit {
                 due.append(entry.id)
             }
             for id in Set(due).sorted() {
+                if let timer = board.timers[id], let start = timer.startAt, start <= earliest {
+                    startScheduled(timer, at: start)
+                }
                 // A hand-over earlier at this instant may have restarted it (a loop of one timer).
-                guard let current = board.timers[id], current.deadline == earliest else { continue }
+                guard let current = board.timers[id] else { continue }
+                guard current.deadline == earliest else {
+                    if let next = current.nextInstant, next > earliest, next <= now { queue.insert(.init(deadline: next, id: id)) }
+                    continue
+                }
                 finish(current, at: earliest)
                 guard board.sections[current.sectionID]?.sequence == true else { continue }
                 // The hand-over started a timer of this sequence, which may be due as well.
                 for timer in orderedTimers(in: current.sectionID) {
-                    if let deadline = timer.deadline, deadline <= now { queue.insert(.init(deadline: deadline, id: timer.id)) }
+                    if let instant = timer.nextInstant, instant <= now { queue.insert(.init(deadline: instant, id: timer.id)) }
                 }
             }
         }
     }
 }
+

@@ -10,6 +10,9 @@ public struct Section: Hashable, Sendable {
     public var sequence: Bool
     /// A sequence that starts again from its first timer after its last.
     public var loop: Bool
+    /// Finish together: each of its countdown timers is scheduled to start at this instant minus
+    /// its length (`BoardTimer.startAt`), so all reach zero at it. Server epoch ms.
+    public var finishAt: Int64?
 
     public init(
         id: EntityID,
@@ -18,8 +21,10 @@ public struct Section: Hashable, Sendable {
         createdDate: Int64,
         order: OrderKey,
         sequence: Bool = false,
-        loop: Bool = false
+        loop: Bool = false,
+        finishAt: Int64? = nil
     ) {
+        self.finishAt = finishAt
         self.id = id
         self.title = title
         self.isExpanded = isExpanded
@@ -39,6 +44,8 @@ public struct SectionPatch: Hashable, Sendable {
     public var createdDate: Int64?
     public var sequence: Bool?
     public var loop: Bool?
+    /// `.some(nil)`: finishing together was turned off.
+    public var finishAt: Int64??
 
     public init(
         title: String? = nil,
@@ -46,8 +53,10 @@ public struct SectionPatch: Hashable, Sendable {
         order: OrderKey? = nil,
         createdDate: Int64? = nil,
         sequence: Bool? = nil,
-        loop: Bool? = nil
+        loop: Bool? = nil,
+        finishAt: Int64?? = nil
     ) {
+        self.finishAt = finishAt
         self.title = title
         self.isExpanded = isExpanded
         self.order = order
@@ -56,7 +65,9 @@ public struct SectionPatch: Hashable, Sendable {
         self.loop = loop
     }
 
-    public var isEmpty: Bool { title == nil && isExpanded == nil && order == nil && createdDate == nil && sequence == nil && loop == nil }
+    public var isEmpty: Bool {
+        title == nil && isExpanded == nil && order == nil && createdDate == nil && sequence == nil && loop == nil && finishAt == nil
+    }
 
     /// The fields of `new` that differ from `old`.
     public init(from old: Section, to new: Section) {
@@ -66,7 +77,8 @@ public struct SectionPatch: Hashable, Sendable {
             order: old.order == new.order ? nil : new.order,
             createdDate: old.createdDate == new.createdDate ? nil : new.createdDate,
             sequence: old.sequence == new.sequence ? nil : new.sequence,
-            loop: old.loop == new.loop ? nil : new.loop
+            loop: old.loop == new.loop ? nil : new.loop,
+            finishAt: old.finishAt == new.finishAt ? nil : .some(new.finishAt)
         )
     }
 
@@ -78,6 +90,7 @@ public struct SectionPatch: Hashable, Sendable {
         if let createdDate { section.createdDate = createdDate }
         if let sequence { section.sequence = sequence }
         if let loop { section.loop = loop }
+        if let finishAt { section.finishAt = finishAt }
         return section
     }
 }

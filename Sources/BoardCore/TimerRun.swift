@@ -41,14 +41,30 @@ extension BoardTimer {
     public var duration: Int64 { Int64(minutes * 60 + seconds) * 1_000 }
 
     /// When a running timer reaches zero, server epoch milliseconds; nil unless running.
+    /// When it reaches zero, while it runs: its length after it started, or its target time;
+    /// a stopwatch and a clock have none.
     public var deadline: Int64? {
         guard run.status == .running, let startedAt = run.startedAt else { return nil }
-        return startedAt + duration - run.elapsed
+        switch kind {
+        case .countdown: return startedAt + duration - run.elapsed
+        case .toTime: return targetAt
+        case .countUp, .clock: return nil
+        }
+    }
+
+    /// The next instant the server acts on it: its deadline, or its scheduled start.
+    public var nextInstant: Int64? {
+        switch (deadline, startAt) {
+        case (let deadline?, let start?): min(deadline, start)
+        case (let deadline?, nil): deadline
+        case (nil, let start): start
+        }
     }
 
     /// Milliseconds left at `now`, never below zero.
     public func remaining(at now: Int64) -> Int64 {
-        max(0, duration - run.elapsed(at: now))
+        if kind == .toTime, let targetAt { return max(0, targetAt - now) }
+        return max(0, duration - run.elapsed(at: now))
     }
 
     /// Milliseconds past zero at `now` for a finished timer that knows when it finished.
@@ -60,7 +76,9 @@ extension BoardTimer {
 
 extension Board {
     /// The earliest deadline of a running timer: when the board next has something to do.
+    /// The next instant the server must act at: a running timer reaching zero, or a scheduled
+    /// start (`Board.finishExpiredTimers` does both, in order).
     public var nextDeadline: Int64? {
-        timers.values.compactMap(\.deadline).min()
+        timers.values.compactMap(\.nextInstant).min()
     }
 }

@@ -67,6 +67,8 @@ extension StoredJSONWriter {
         case .deleteTimer(let id):
             field("delete", "timer")
             field("id", id.rawValue)
+        case .updateDisplay:
+            preconditionFailure("format 1 has no board changes")
         }
         endObject()
     }

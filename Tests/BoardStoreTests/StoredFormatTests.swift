@@ -125,10 +125,10 @@ import Testing
         #expect(board == Self.board)
     }
 
-    /// Format 2 adds fields only where they are not at their default, so what format 1 could
-    /// hold is written as format 1 wrote it.
-    @Test func aBoardWithoutTheNewFieldsIsWrittenInFormat2AsFormat1WroteIt() {
-        #expect(StoredFormat.current == .json2)
+    /// Formats 2 and 3 add fields only where they are not at their default, so what format 1
+    /// could hold is written as format 1 wrote it.
+    @Test func aBoardWithoutTheNewFieldsIsWrittenInTheCurrentFormatAsFormat1WroteIt() {
+        #expect(StoredFormat.current == .json3)
         #expect(StoredFormat.encode(Self.changes) == StoredFormat1.encode(Self.changes))
         #expect(StoredFormat.encode(Self.board) == StoredFormat1.encode(Self.board))
     }
@@ -257,6 +257,52 @@ import Testing
         }
     }
 
+    // MARK: Format 3
+
+    /// A board that finishes together at 08:00, a timer counting to a time of day, a stopwatch,
+    /// a message on the screens and a time zone.
+    static let board3: Board = {
+        let sections = [Section(id: "s1", title: "Breakfast", createdDate: 1_763_740_800_000, order: "a0", finishAt: 1_763_794_800_000)]
+        let timers = [
+            BoardTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, createdDate: 1_763_740_801_000, order: "a0", startAt: 1_763_794_380_000),
+            BoardTimer(
+                id: "t2", sectionID: "s1", title: "Doors", minutes: 0, seconds: 0, createdDate: 1_763_740_801_000, order: "a1",
+                run: TimerRun(status: .running, startedAt: 1_763_740_900_000, elapsed: 0), kind: .toTime, targetAt: 1_763_796_600_000
+            ),
+            BoardTimer(
+                id: "t3", sectionID: "s1", title: "Lap", minutes: 0, seconds: 0, createdDate: 1_763_740_801_000, order: "a2",
+                run: TimerRun(status: .paused, elapsed: 12_000), kind: .countUp
+            ),
+        ]
+        var board = try! Board(sections: sections, timers: timers)
+        board.display = BoardDisplay(message: ScreenMessage(text: "Wrap up", flash: true, shownAt: 1_763_740_950_000), timeZone: "Europe/Paris")
+        return board
+    }()
+
+    /// Clearing a finish-together and a scheduled start (null), a new kind and target, a message
+    /// shown with a blackout, then cleared with a new time zone.
+    static let changes3: [Change] = [
+        .updateSection("s1", SectionPatch(finishAt: .some(nil))),
+        .updateTimer("t1", TimerPatch(kind: .clock, startAt: .some(nil))),
+        .updateTimer("t2", TimerPatch(targetAt: 1_763_796_900_000)),
+        .updateDisplay(DisplayPatch(message: .show(ScreenMessage(text: "Wrap up", flash: false, shownAt: 1_763_740_950_000)), blackout: true)),
+        .updateDisplay(DisplayPatch(message: .clear, timeZone: "UTC")),
+    ]
+
+    @Test func format3WritesAndReadsItsGoldenFiles() throws {
+        let board = try Self.fixture("format3-board.json")
+        let changes = try Self.fixture("format3-changes.json")
+        #expect(String(decoding: StoredFormat.encode(Self.board3), as: UTF8.self) == String(decoding: board, as: UTF8.self))
+        #expect(String(decoding: StoredFormat.encode(Self.changes3), as: UTF8.self) == String(decoding: changes, as: UTF8.self))
+        #expect(try StoredFormat.decodeBoard(String(decoding: board, as: UTF8.self), format: 3, boardID: "b", revision: 1) == Self.board3)
+        #expect(try StoredFormat.decodeChanges(String(decoding: changes, as: UTF8.self), format: 3, boardID: "b", revision: 1) == Self.changes3)
+    }
+
+    /// What format 2 wrote still reads the same through the reader that now reads format 3.
+    @Test func format2sGoldenFilesReadTheSameAfterFormat3() throws {
+        #expect(try StoredFormat.decodeBoard(String(decoding: Self.fixture("format2-board.json"), as: UTF8.self), format: 2, boardID: "b", revision: 1) == Self.board2)
+    }
+
     @Test(arguments: [
         #"{"sections":[]}"#,
         #"{"sections":[],"timers":[{"id":"t1","sectionID":"nowhere","title":"T","minutes":1,"seconds":0,"createdDate":1,"order":"a0"}]}"#,
@@ -273,10 +319,10 @@ import Testing
 
     @Test func aRowInAFormatFromANewerServerIsRefusedByName() {
         #expect {
-            try StoredFormat.decodeChanges("[]", format: 3, boardID: "b", revision: 3)
+            try StoredFormat.decodeChanges("[]", format: 4, boardID: "b", revision: 3)
         } throws: { error in
             guard let error = error as? StoreError else { return false }
-            return error.kind == .unsupportedFormat && error.boardID == "b" && error.revision == 3 && error.message.contains("format 3")
+            return error.kind == .unsupportedFormat && error.boardID == "b" && error.revision == 3 && error.message.contains("format 4")
         }
     }
 

@@ -135,4 +135,20 @@ struct FieldReader {
         guard let value = try optionalSmallInt(key) else { throw missing(key) }
         return value
     }
+
+    /// A number that may be null: nil when absent (unchanged), `.some(nil)` when null (cleared).
+    func nullableInt(_ key: String) throws(ProtocolError) -> Int64?? {
+        guard let value = value(key) else { return nil }
+        if value == .null { return .some(nil) }
+        return .some(try int(key))
+    }
+
+    /// A timer's `kind`, when present.
+    func optionalKind(_ key: String) throws(ProtocolError) -> TimerKind? {
+        guard let name = try optionalString(key) else { return nil }
+        guard let kind = TimerKind(rawValue: name) else {
+            throw ProtocolError(.invalidField, "\(self.name(key)) must be one of \(TimerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return kind
+    }
 }

@@ -59,7 +59,7 @@ extension ServerMessage {
                 writer.beginArray()
                 for field in skipped {
                     writer.beginObject()
-                    writer.field("id", field.id.rawValue)
+                    if let id = field.id { writer.field("id", id.rawValue) }
                     writer.field("field", field.field)
                     writer.endObject()
                 }
@@ -158,7 +158,7 @@ extension ServerMessage {
                 duplicate: try reader.optionalBool("duplicate") ?? false,
                 skipped: try (reader.value("skipped") == nil ? [] : reader.array("skipped")).enumerated().map { (index, item) throws(ProtocolError) in
                     let field = try FieldReader(item, path: "skipped[\(index)]")
-                    return SkippedField(id: try field.id("id"), field: try field.string("field"))
+                    return SkippedField(id: try field.optionalID("id"), field: try field.string("field"))
                 }
             )
         case MessageType.reject:

@@ -1,7 +1,7 @@
 import BoardCore
 
 extension Board {
-    /// A board's content as a snapshot carries it: `{"sections":[…],"timers":[…]}`.
+    /// A board's content as a snapshot carries it: `{"sections":[…],"timers":[…],"display":{…}}`.
     init(wire reader: FieldReader) throws(ProtocolError) {
         let sections = try reader.array("sections").enumerated().map { (index, value) throws(ProtocolError) in
             try Section(wire: FieldReader(value, path: reader.name("sections[\(index)]"), origin: reader.origin))
@@ -14,5 +14,6 @@ extension Board {
         } catch {
             throw ProtocolError(ErrorCode(error.kind), error.message)
         }
+        display = try BoardDisplay(wire: reader)
     }
 }

@@ -17,6 +17,7 @@ extension JSONWriter {
             if let isExpanded = patch.isExpanded { field("isExpanded", isExpanded) }
             if let sequence = patch.sequence { field("sequence", sequence) }
             if let loop = patch.loop { field("loop", loop) }
+            nullable("finishAt", patch.finishAt)
             if let order = patch.order { field("order", order.rawValue) }
             if let createdDate = patch.createdDate { field("createdDate", createdDate) }
         case .deleteSection(let id):
@@ -33,6 +34,9 @@ extension JSONWriter {
             if let minutes = patch.minutes { field("minutes", minutes) }
             if let seconds = patch.seconds { field("seconds", seconds) }
             if let warnAt = patch.warnAt { field("warnAt", warnAt) }
+            if let kind = patch.kind { field("kind", kind.rawValue) }
+            nullable("startAt", patch.startAt)
+            nullable("targetAt", patch.targetAt)
             if let order = patch.order { field("order", order.rawValue) }
             if let createdDate = patch.createdDate { field("createdDate", createdDate) }
             if let run = patch.run {
@@ -42,8 +46,20 @@ extension JSONWriter {
         case .deleteTimer(let id):
             field("delete", "timer")
             field("id", id.rawValue)
+        case .updateDisplay(let patch):
+            field("update", "board")
+            displayPatchFields(patch)
         }
         endObject()
+    }
+}
+
+extension JSONWriter {
+    /// A field that is left out when unchanged (nil), null when cleared, a number when set.
+    mutating func nullable(_ name: String, _ value: Int64??) {
+        guard let value else { return }
+        key(name)
+        if let value { int(value) } else { null() }
     }
 }
 
@@ -57,6 +73,10 @@ extension Change {
             default: throw ProtocolError(.badMessage, "\(reader.name("insert")) must be section or timer")
             }
         } else if let kind = try reader.optionalString("update") {
+            if kind == "board" {
+                self = .updateDisplay(try DisplayPatch(wire: reader))
+                return
+            }
             let id = try reader.id("id")
             switch kind {
             case "section":
@@ -66,7 +86,8 @@ extension Change {
                     order: try reader.optionalOrderKey("order"),
                     createdDate: try reader.optionalInt("createdDate"),
                     sequence: try reader.optionalBool("sequence"),
-                    loop: try reader.optionalBool("loop")
+                    loop: try reader.optionalBool("loop"),
+                    finishAt: try reader.nullableInt("finishAt")
                 )
                 self = .updateSection(id, patch)
             case "timer":
@@ -78,10 +99,13 @@ extension Change {
                     order: try reader.optionalOrderKey("order"),
                     createdDate: try reader.optionalInt("createdDate"),
                     run: try TimerRun.optional(wire: reader),
-                    warnAt: try reader.optionalInt("warnAt")
+                    warnAt: try reader.optionalInt("warnAt"),
+                    kind: try reader.optionalKind("kind"),
+                    startAt: try reader.nullableInt("startAt"),
+                    targetAt: try reader.nullableInt("targetAt")
                 )
                 self = .updateTimer(id, patch)
-            default: throw ProtocolError(.badMessage, "\(reader.name("update")) must be section or timer")
+            default: throw ProtocolError(.badMessage, "\(reader.name("update")) must be section, timer or board")
             }
         } else if let kind = try reader.optionalString("delete") {
             let id = try reader.id("id")

@@ -11,6 +11,7 @@ extension JSONWriter {
         // Written only when set, so a board that uses none of them is sent as it always was.
         if section.sequence { field("sequence", true) }
         if section.loop { field("loop", true) }
+        if let finishAt = section.finishAt { field("finishAt", finishAt) }
         field("createdDate", section.createdDate)
         field("order", section.order.rawValue)
     }
@@ -23,6 +24,9 @@ extension JSONWriter {
         field("minutes", timer.minutes)
         field("seconds", timer.seconds)
         if timer.warnAt != 0 { field("warnAt", timer.warnAt) }
+        if timer.kind != .countdown { field("kind", timer.kind.rawValue) }
+        if let startAt = timer.startAt { field("startAt", startAt) }
+        if let targetAt = timer.targetAt { field("targetAt", targetAt) }
         field("createdDate", timer.createdDate)
         field("order", timer.order.rawValue)
         key("run")
@@ -63,6 +67,7 @@ extension JSONWriter {
         beginArray()
         for timer in board.orderedTimers { self.timer(timer) }
         endArray()
+        displayField(board.display)
     }
 }
 
@@ -75,7 +80,8 @@ extension Section {
             createdDate: try reader.int("createdDate"),
             order: try reader.orderKey("order"),
             sequence: try reader.optionalBool("sequence") ?? false,
-            loop: try reader.optionalBool("loop") ?? false
+            loop: try reader.optionalBool("loop") ?? false,
+            finishAt: try reader.optionalInt("finishAt")
         )
     }
 }
@@ -112,7 +118,10 @@ extension BoardTimer {
             createdDate: try reader.int("createdDate"),
             order: try reader.orderKey("order"),
             run: try TimerRun.optional(wire: reader) ?? .idle,
-            warnAt: try reader.optionalInt("warnAt") ?? 0
+            warnAt: try reader.optionalInt("warnAt") ?? 0,
+            kind: try reader.optionalKind("kind") ?? .countdown,
+            startAt: try reader.optionalInt("startAt"),
+            targetAt: try reader.optionalInt("targetAt")
         )
     }
 }

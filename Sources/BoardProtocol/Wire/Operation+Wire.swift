@@ -20,12 +20,33 @@ enum OperationName {
     static let adjustTimer = "adjustTimer"
     static let skipSection = "skipSection"
     static let restartSection = "restartSection"
+    static let showMessage = "showMessage"
+    static let clearMessage = "clearMessage"
+    static let setBlackout = "setBlackout"
+    static let setTimeZone = "setTimeZone"
 }
 
 extension BoardOperation {
     init(wire value: JSONValue, path: String) throws(ProtocolError) {
         let reader = try FieldReader(value, path: path)
         let name = try reader.string("op")
+        // The board's display has no id.
+        switch name {
+        case OperationName.showMessage:
+            self = .showMessage(text: try reader.string("text"), flash: try reader.optionalBool("flash") ?? false)
+            return
+        case OperationName.clearMessage:
+            self = .clearMessage
+            return
+        case OperationName.setBlackout:
+            self = .setBlackout(try reader.bool("on"))
+            return
+        case OperationName.setTimeZone:
+            self = .setTimeZone(try reader.string("timeZone"))
+            return
+        default:
+            break
+        }
         let id = try reader.id("id")
         switch name {
         case OperationName.addSection:
@@ -43,7 +64,8 @@ extension BoardOperation {
                 title: try reader.optionalString("title"),
                 isExpanded: try reader.optionalBool("isExpanded"),
                 sequence: try reader.optionalBool("sequence"),
-                loop: try reader.optionalBool("loop")
+                loop: try reader.optionalBool("loop"),
+                finishAt: try reader.nullableInt("finishAt")
             )
         case OperationName.moveSection:
             self = .moveSection(id: id, position: try Position(wire: reader))
@@ -57,7 +79,10 @@ extension BoardOperation {
                 minutes: try reader.smallInt("minutes"),
                 seconds: try reader.smallInt("seconds"),
                 position: try Position(wire: reader),
-                warnAt: try reader.optionalInt("warnAt") ?? 0
+                warnAt: try reader.optionalInt("warnAt") ?? 0,
+                kind: try reader.optionalKind("kind") ?? .countdown,
+                startAt: try reader.optionalInt("startAt"),
+                targetAt: try reader.optionalInt("targetAt")
             )
         case OperationName.updateTimer:
             self = .updateTimer(
@@ -65,7 +90,10 @@ extension BoardOperation {
                 title: try reader.optionalString("title"),
                 minutes: try reader.optionalSmallInt("minutes"),
                 seconds: try reader.optionalSmallInt("seconds"),
-                warnAt: try reader.optionalInt("warnAt")
+                warnAt: try reader.optionalInt("warnAt"),
+                kind: try reader.optionalKind("kind"),
+                startAt: try reader.nullableInt("startAt"),
+                targetAt: try reader.nullableInt("targetAt")
             )
         case OperationName.moveTimer:
             self = .moveTimer(id: id, sectionID: try reader.optionalID("sectionID"), position: try Position(wire: reader))
@@ -105,13 +133,14 @@ extension JSONWriter {
             if sequence { field("sequence", true) }
             if loop { field("loop", true) }
             self.position(position)
-        case .updateSection(let id, let title, let isExpanded, let sequence, let loop):
+        case .updateSection(let id, let title, let isExpanded, let sequence, let loop, let finishAt):
             field("op", OperationName.updateSection)
             field("id", id.rawValue)
             if let title { field("title", title) }
             if let isExpanded { field("isExpanded", isExpanded) }
             if let sequence { field("sequence", sequence) }
             if let loop { field("loop", loop) }
+            nullable("finishAt", finishAt)
         case .moveSection(let id, let position):
             field("op", OperationName.moveSection)
             field("id", id.rawValue)
@@ -119,7 +148,7 @@ extension JSONWriter {
         case .deleteSection(let id):
             field("op", OperationName.deleteSection)
             field("id", id.rawValue)
-        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position, let warnAt):
+        case .addTimer(let id, let sectionID, let title, let minutes, let seconds, let position, let warnAt, let kind, let startAt, let targetAt):
             field("op", OperationName.addTimer)
             field("id", id.rawValue)
             field("sectionID", sectionID.rawValue)
@@ -127,14 +156,20 @@ extension JSONWriter {
             field("minutes", minutes)
             field("seconds", seconds)
             if warnAt != 0 { field("warnAt", warnAt) }
+            if kind != .countdown { field("kind", kind.rawValue) }
+            if let startAt { field("startAt", startAt) }
+            if let targetAt { field("targetAt", targetAt) }
             self.position(position)
-        case .updateTimer(let id, let title, let minutes, let seconds, let warnAt):
+        case .updateTimer(let id, let title, let minutes, let seconds, let warnAt, let kind, let startAt, let targetAt):
             field("op", OperationName.updateTimer)
             field("id", id.rawValue)
             if let title { field("title", title) }
             if let minutes { field("minutes", minutes) }
             if let seconds { field("seconds", seconds) }
             if let warnAt { field("warnAt", warnAt) }
+            if let kind { field("kind", kind.rawValue) }
+            nullable("startAt", startAt)
+            nullable("targetAt", targetAt)
         case .moveTimer(let id, let sectionID, let position):
             field("op", OperationName.moveTimer)
             field("id", id.rawValue)
@@ -168,6 +203,18 @@ extension JSONWriter {
         case .restartSection(let id):
             field("op", OperationName.restartSection)
             field("id", id.rawValue)
+        case .showMessage(let text, let flash):
+            field("op", OperationName.showMessage)
+            field("text", text)
+            if flash { field("flash", true) }
+        case .clearMessage:
+            field("op", OperationName.clearMessage)
+        case .setBlackout(let on):
+            field("op", OperationName.setBlackout)
+            field("on", on)
+        case .setTimeZone(let identifier):
+            field("op", OperationName.setTimeZone)
+            field("timeZone", identifier)
         }
         endObject()
     }

@@ -15,9 +15,12 @@ public enum StoredFormat: Int, Sendable, CaseIterable {
     /// Format 1 plus warnings, sequences and when a timer finished (`StoredFormat2`); a board
     /// that uses none of them has the bytes format 1 would write.
     case json2 = 2
+    /// Format 2 plus a board's display (message, blackout, time zone) and time of day (a timer's
+    /// kind, scheduled start and target time, a section's finish-together instant): `StoredFormat3`.
+    case json3 = 3
 
     /// What new rows are written in.
-    public static let current = StoredFormat.json2
+    public static let current = StoredFormat.json3
 
     /// Changes as one JSON array, in the current format.
     static func encode(_ changes: [Change]) -> [UInt8] {
@@ -35,7 +38,7 @@ public enum StoredFormat: Int, Sendable, CaseIterable {
         do {
             switch format {
             case .json1: return try StoredFormat1.decodeChanges(Data(text.utf8))
-            case .json2: return try StoredFormat2.decodeChanges(Data(text.utf8))
+            case .json2, .json3: return try StoredFormat2.decodeChanges(Data(text.utf8))
             }
         } catch {
             throw StoreError(.corrupt, boardID: boardID, revision: revision, "the changeset cannot be read: \(error)")
@@ -48,7 +51,7 @@ public enum StoredFormat: Int, Sendable, CaseIterable {
         do {
             switch format {
             case .json1: return try StoredFormat1.decodeBoard(Data(text.utf8))
-            case .json2: return try StoredFormat2.decodeBoard(Data(text.utf8))
+            case .json2, .json3: return try StoredFormat2.decodeBoard(Data(text.utf8))
             }
         } catch {
             throw StoreError(.corrupt, boardID: boardID, revision: revision, "the snapshot cannot be read: \(error)")

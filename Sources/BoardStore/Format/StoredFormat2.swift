@@ -33,6 +33,10 @@ enum StoredFormat2 {
         writer.beginArray()
         for timer in board.orderedTimers { writer.timer2(timer) }
         writer.endArray()
+        if board.display != BoardDisplay() {
+            writer.key("display")
+            writer.display3(board.display)
+        }
         writer.endObject()
         return writer.bytes
     }
@@ -40,16 +44,20 @@ enum StoredFormat2 {
     // MARK: Reading: format 1's reader, then the new fields laid over what it read
 
     static func decodeChanges(_ data: Data) throws -> [Change] {
-        var changes = try StoredFormat1.decodeChanges(data)
-        let extras = try JSONDecoder().decode([Extras].self, from: data)
+        // Format 3's board changes are read apart; the rest goes through format 1's reader.
+        let (entities, board) = try StoredFormat3.splittingBoardChanges(data)
+        var changes = try StoredFormat1.decodeChanges(entities)
+        let extras = try JSONDecoder().decode([Extras].self, from: entities)
+        let extras3 = try JSONDecoder().decode([StoredFormat3.Extras].self, from: entities)
         for index in changes.indices {
-            changes[index] = extras[index].applied(to: changes[index])
+            changes[index] = extras3[index].applied(to: extras[index].applied(to: changes[index]))
         }
-        return changes
+        return StoredFormat3.merging(board, into: changes)
     }
 
     static func decodeBoard(_ data: Data) throws -> Board {
         var board = try StoredFormat1.decodeBoard(data)
+        try StoredFormat3.overlay(data, on: &board)
         let extras = try JSONDecoder().decode(BoardExtras.self, from: data)
         for section in extras.sections {
             guard let id = EntityID(section.id) else { continue }
@@ -113,7 +121,7 @@ enum StoredFormat2 {
                 patch.warnAt = warnAt
                 patch.run = patch.run.map(applied(to:))
                 return .updateTimer(id, patch)
-            case .deleteSection, .deleteTimer:
+            case .deleteSection, .deleteTimer, .updateDisplay:
                 return change
             }
         }
@@ -136,6 +144,7 @@ extension StoredJSONWriter {
             if let isExpanded = patch.isExpanded { field("isExpanded", isExpanded) }
             if let sequence = patch.sequence { field("sequence", sequence) }
             if let loop = patch.loop { field("loop", loop) }
+            if let finishAt = patch.finishAt { field("finishAt", orNull: finishAt) }
             if let order = patch.order { field("order", order.rawValue) }
             if let createdDate = patch.createdDate { field("createdDate", createdDate) }
         case .deleteSection(let id):
@@ -152,6 +161,9 @@ extension StoredJSONWriter {
             if let minutes = patch.minutes { field("minutes", minutes) }
             if let seconds = patch.seconds { field("seconds", seconds) }
             if let warnAt = patch.warnAt { field("warnAt", warnAt) }
+            if let kind = patch.kind { field("kind", kind.rawValue) }
+            if let startAt = patch.startAt { field("startAt", orNull: startAt) }
+            if let targetAt = patch.targetAt { field("targetAt", orNull: targetAt) }
             if let order = patch.order { field("order", order.rawValue) }
             if let createdDate = patch.createdDate { field("createdDate", createdDate) }
             if let run = patch.run {
@@ -161,6 +173,9 @@ extension StoredJSONWriter {
         case .deleteTimer(let id):
             field("delete", "timer")
             field("id", id.rawValue)
+        case .updateDisplay(let patch):
+            field("update", "board")
+            displayPatch3(patch)
         }
         endObject()
     }
@@ -183,6 +198,7 @@ extension StoredJSONWriter {
         field("isExpanded", section.isExpanded)
         if section.sequence { field("sequence", true) }
         if section.loop { field("loop", true) }
+        if let finishAt = section.finishAt { field("finishAt", finishAt) }
         field("createdDate", section.createdDate)
         field("order", section.order.rawValue)
     }
@@ -194,6 +210,9 @@ extension StoredJSONWriter {
         field("minutes", timer.minutes)
         field("seconds", timer.seconds)
         if timer.warnAt != 0 { field("warnAt", timer.warnAt) }
+        if timer.kind != .countdown { field("kind", timer.kind.rawValue) }
+        if let startAt = timer.startAt { field("startAt", startAt) }
+        if let targetAt = timer.targetAt { field("targetAt", targetAt) }
         field("createdDate", timer.createdDate)
         field("order", timer.order.rawValue)
         key("run")

@@ -58,6 +58,19 @@ struct StoredJSONWriter {
         needsComma = true
     }
 
+    /// A number, or null when there is none (a cleared field of an update).
+    mutating func field(_ name: String, orNull value: Int64?) {
+        key(name)
+        bytes.append(contentsOf: (value.map { String($0) } ?? "null").utf8)
+        needsComma = true
+    }
+
+    mutating func nullField(_ name: String) {
+        key(name)
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

@@ -199,8 +199,9 @@ struct RoomState<Member: RoomMember> {
         return actions + scheduleWake()
     }
 
-    func currentEntity(_ id: EntityID) -> ServerMessage.Entity? {
-        if let section = board.sections[id] { .section(section) } else if let timer = board.timers[id] { .timer(timer) } else { nil }
+    func currentEntity(_ id: EntityID?) -> ServerMessage.Entity? {
+        guard let id else { return nil }
+        return if let section = board.sections[id] { .section(section) } else if let timer = board.timers[id] { .timer(timer) } else { nil }
     }
 
     // MARK: Timers

@@ -57,7 +57,7 @@ struct RunReport {
         switch change {
         case .insertSection(let section): sections[section.id] = section.title
         case .updateSection(let id, let patch): if let title = patch.title { sections[id] = title }
-        case .deleteSection: break
+        case .deleteSection, .updateDisplay: break
         case .insertTimer(let timer):
             timers[timer.id] = timer
             if timer.run.status == .running { begin(timer, at: time, by: author) }

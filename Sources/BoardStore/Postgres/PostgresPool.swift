@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import Synchronization
+import _ConnectionPoolModule
 
 /// The store's connections to PostgreSQL: postgres-nio's pool (`PostgresClient`), with what it
 /// does not offer.
@@ -8,7 +9,8 @@ import Synchronization
 /// - It counts the store's calls that wait for a connection and those that hold one: the pool's
 ///   own counts are not public (`/metrics`: `timerboard_store_pool_*`).
 /// - Its errors come out readable (`PostgresFailure`), and a call cancelled while it waits for a
-///   connection throws `CancellationError`: nothing reached the database.
+///   connection throws `CancellationError`: nothing reached the database. A call cancelled once
+///   its statement was sent throws `StoreError.unavailable`: the statement may still complete.
 /// - It can start afresh (`renew`). After the database has been away, postgres-nio retries
 ///   connecting with a backoff that grows by a quarter per failure up to a minute, and queues
 ///   every call meanwhile: a node would go on failing for up to a minute after its database was
@@ -60,6 +62,14 @@ final class PostgresPool: Sendable {
                 return try await body(connection)
             }
         } catch {
+            // Given up on once the statement was sent (a result being read when the caller was
+            // cancelled): PostgreSQL may still complete it, so this is no "nothing was written".
+            if leased, error is CancellationError || (error as? ConnectionPoolError) == .requestCancelled {
+                throw StoreError(
+                    .unavailable,
+                    "given up while PostgreSQL at \(location.host):\(location.port) ran the statement, which may still complete"
+                )
+            }
             throw PostgresFailure.storeError(error, host: location.host, port: location.port)
         }
     }

@@ -29,12 +29,6 @@ import Testing
         #expect(Set(table.nodes.keys) == ["n3"])
     }
 
-    @Test func aNodeHeardWithAnotherVersionWasRestartedOnAnotherBinary() {
-        var table = NodeTable()
-        _ = table.heard("n2 hello 0.10.0", now: 0)
-        #expect(table.heard("n2 hello 0.11.0", now: 1) == .changedVersion(node: "n2", from: "0.10.0", to: "0.11.0"))
-    }
-
     @Test(arguments: ["", "n2", "n2 hello", "n2 wave 1", "n2 bye-bye"])
     func whatDoesNotParseChangesNothing(_ payload: String) {
         var table = NodeTable()

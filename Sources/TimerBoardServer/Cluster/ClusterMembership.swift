@@ -75,11 +75,6 @@ actor ClusterMembership: Service {
                 already ? "found a node of the cluster" : "a node joined the cluster",
                 metadata: ["tb.event": "node.joined", "tb.node": "\(node)", "tb.node.version": "\(version)", "tb.nodes": "\(nodeCount)"]
             )
-        case .changedVersion(let node, let old, let new):
-            logger.notice(
-                "a node of the cluster runs another version",
-                metadata: ["tb.event": "node.joined", "tb.node": "\(node)", "tb.node.version": "\(new)", "tb.node.previous_version": "\(old)"]
-            )
         case .left(let node, let version, let reason):
             logger.log(
                 level: reason == .silent ? .warning : .notice,

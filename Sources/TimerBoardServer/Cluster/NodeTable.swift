@@ -13,8 +13,6 @@ struct NodeTable: Sendable {
 
     enum Change: Equatable, Sendable {
         case joined(node: String, version: String)
-        /// Heard again with another version (it was restarted on another binary).
-        case changedVersion(node: String, from: String, to: String)
         case left(node: String, version: String, reason: LeaveReason)
     }
 
@@ -35,12 +33,10 @@ struct NodeTable: Sendable {
         switch parts[1] {
         case "hello" where parts.count == 3:
             let version = parts[2]
-            guard let known = nodes[node] else {
-                nodes[node] = Node(version: version, lastHeard: now)
-                return .joined(node: node, version: version)
-            }
+            // A node's id is new at every start, so a known one never changes its version.
+            let known = nodes[node] != nil
             nodes[node] = Node(version: version, lastHeard: now)
-            return known.version == version ? nil : .changedVersion(node: node, from: known.version, to: version)
+            return known ? nil : .joined(node: node, version: version)
         case "bye":
             guard let known = nodes.removeValue(forKey: node) else { return nil }
             return .left(node: node, version: known.version, reason: .stopped)

@@ -270,8 +270,10 @@ struct BoardsController {
     ) async -> Response {
         var inUse: BoardRoom?
         do {
-            // A room can close between the lookup and its use (it went idle): load it again.
-            for _ in 0..<3 where inUse == nil {
+            // A room can close between the lookup and its use (it went idle, as it does between
+            // the requests of a busy caller): load it again, for as long as `storeTimeout` allows.
+            while inUse == nil {
+                try Task.checkCancellation()
                 guard let found = try await registry.room(for: id) else { return notFound.response }
                 if await found.beginRequest() { inUse = found }
             }
@@ -279,9 +281,7 @@ struct BoardsController {
             logger.error("loading a board failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
             return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
         }
-        guard let room = inUse else {
-            return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; try again").response
-        }
+        guard let room = inUse else { return Self.unavailable }
         let response = await answer(room: room, secret: secret, needs: needs, notFound: notFound, body)
         await room.endRequest()
         // After the answer: letting an idle room go waits for its last writes, the answer need not.

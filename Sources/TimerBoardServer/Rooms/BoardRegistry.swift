@@ -10,7 +10,7 @@ actor BoardRegistry {
     /// Loads in flight, so that two clients joining a cold board share one load and one room.
     private var loading: [String: Task<BoardRoom?, any Error>] = [:]
     /// Boards made for clients that were told it failed, to delete.
-    let abandoned: AbandonedBoards
+    private let abandoned: AbandonedBoards
 
     init(context: RoomContext) {
         self.context = context

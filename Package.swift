@@ -54,6 +54,8 @@ let package = Package(
                 "TimerBoardConcurrency",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Only for `ConnectionPoolError`, which postgres-nio's pool throws as it is.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -35,6 +35,10 @@ class Postgres:
     def stop(self):
         subprocess.run([str(SCRATCH), "stop", str(self.folder)], capture_output=True)
 
+    def resume(self):
+        """Starts it again after `stop`, on the same port: a database outage ends."""
+        subprocess.run([str(SCRATCH), "resume", str(self.folder)], check=True, capture_output=True)
+
     def query(self, sql: str) -> list:
         """Rows of `sql`, each a list of strings (psql's unaligned output)."""
         result = subprocess.run(["psql", self.url, "-At", "-F", "\t", "-c", sql], check=True, capture_output=True, text=True)

@@ -249,8 +249,9 @@ def test_an_operator_gives_a_board_from_before_links_a_new_set_and_every_old_lin
         assert board.secrets[role] != secret
         assert join_answer(server, board, board.secrets[role])["code"] == "board_not_found"
     assert [t["title"] for t in server.request("GET", f"/api/boards/{board}", secret=links["view"].split("=", 1)[1])[1]["timers"]] == ["T"]
-    missing = subprocess.run([str(BINARY), "reset-links", "nope", "--data-directory", str(server.data_dir)],
-                             capture_output=True, text=True, timeout=60)
+    # The server runs: the command asks it, with the operator token.
+    missing = subprocess.run([str(BINARY), "reset-links", "nope", "--data-directory", str(server.data_dir),
+                              "--admin-token", ADMIN_TOKEN], capture_output=True, text=True, timeout=60)
     assert missing.returncode != 0 and "no board nope" in missing.stderr
 
 

@@ -2,6 +2,7 @@
 and closed to anyone without the operator token when one is set."""
 import math
 import re
+import time
 import urllib.error
 import urllib.request
 
@@ -20,7 +21,7 @@ SUFFIXES = {"histogram": ("_bucket", "_sum", "_count"), "summary": ("_sum", "_co
 def parse(text: str) -> dict:
     """{(name, frozenset of labels): value}; fails on anything the text format does not allow."""
     assert text.endswith("\n"), "the last line ends with a newline"
-    types, samples = {}, {}
+    types, helps, samples = {}, set(), {}
     for line in text.splitlines():
         if not line.strip():
             continue
@@ -28,8 +29,11 @@ def parse(text: str) -> dict:
             if match := TYPE.match(line):
                 assert match[1] not in types, f"two TYPE lines for {match[1]}"
                 types[match[1]] = match[2]
+            elif match := HELP.match(line):
+                assert match[1] not in helps, f"two HELP lines for {match[1]}"
+                helps.add(match[1])
             else:
-                assert HELP.match(line) or not line.startswith(("# TYPE", "# HELP")), line
+                assert not line.startswith(("# TYPE", "# HELP")), line
             continue
         match = SAMPLE.match(line)
         assert match, f"not a sample line: {line!r}"
@@ -41,6 +45,8 @@ def parse(text: str) -> dict:
             assert name.endswith("_total"), f"counter {name} should end in _total"
         assert (name, pairs) not in samples, f"{name}{{{labels}}} twice"
         samples[(name, pairs)] = float(value)  # float() takes NaN, +Inf and -Inf as the format spells them
+    # Every family says what it is (issue 36: none did).
+    assert set(types) - helps == set(), f"no HELP line for {sorted(set(types) - helps)}"
     for family, kind in types.items():
         if kind != "histogram":
             continue
@@ -196,3 +202,23 @@ def test_without_an_operator_token_the_metrics_are_open(tmp_path):
         parse(body)
     finally:
         server.stop()
+
+
+def test_the_process_the_store_and_the_caps_are_shown(server_factory):
+    server = server_factory(["--max-connections", "1234"]).start()
+    samples = metrics(server)
+    # Prometheus's standard process families, read from the kernel at the scrape.
+    assert 0 < value(samples, "process_open_fds") <= value(samples, "process_max_fds")
+    assert value(samples, "process_resident_memory_bytes") > 1_000_000
+    assert value(samples, "process_virtual_memory_bytes") >= value(samples, "process_resident_memory_bytes")
+    assert value(samples, "process_cpu_seconds_total") > 0
+    started = value(samples, "process_start_time_seconds")
+    assert abs(started - time.time()) < 3600, started
+    assert value(samples, "timerboard_store_up") == 1
+    assert value(samples, "timerboard_max_connections") == 1234
+    assert value(samples, "timerboard_cluster_nodes") == 1
+    # SQLite has no pool: the families are there, at 0.
+    for name in ("timerboard_store_pool_connections_in_use", "timerboard_store_pool_waiting_calls", "timerboard_store_pool_connections_max"):
+        assert (name, frozenset()) in samples and value(samples, name) == 0, name
+    reasons = {dict(labels)["reason"] for name, labels in samples if name == "timerboard_http_refusals_total"}
+    assert reasons == {"server_full", "address_full", "header_timeout", "header_too_large", "body_too_large", "board_creation_rate"}

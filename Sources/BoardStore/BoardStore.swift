@@ -123,6 +123,25 @@ public protocol BoardStore: Sendable {
     func deleteBoard(id: String) async throws
     /// Lets go of the database (files, connections); call once, after the last write is durable.
     func close() async throws
+    /// Returns when the store answers a small read, throws why not: what `/ready` and
+    /// `timerboard_store_up` ask. A store may repair its connections here (PostgreSQL's pool).
+    func check() async throws
+}
+
+extension BoardStore {
+    public func check() async throws {
+        _ = try await boards(limit: 1)
+    }
+}
+
+/// A store's pool of database connections, for `/metrics`.
+public protocol StoreConnectionPool: Sendable {
+    /// Connections the store's calls hold now.
+    var connectionsInUse: Int { get }
+    /// The store's calls waiting for a connection now.
+    var callsWaiting: Int { get }
+    /// The most connections the pool opens.
+    var maximumConnections: Int { get }
 }
 
 /// Errors a store reports in terms of the domain.
@@ -135,6 +154,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case corrupt
         /// Stored data is in a format this version does not know (written by a newer one).
         case unsupportedFormat
+        /// The database could not be reached, or refused the statement: the message says what
+        /// it said (PostgreSQL's own words and SQLSTATE), never a password.
+        case unavailable
     }
 
     public let kind: Kind

@@ -24,7 +24,7 @@ struct OperatorStoreOptions: ParsableArguments {
     static func postgresLocation(_ store: String?) throws -> PostgresLocation? {
         guard let store else { return nil }
         guard let location = PostgresLocation(url: store) else {
-            throw ValidationError("--store must be postgres://USER@HOST[:PORT]/DATABASE, not '\(store)'")
+            throw ValidationError("--store must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, not '\(PostgresLocation.redacted(store))'")
         }
         return location
     }
@@ -44,6 +44,9 @@ struct OperatorStoreOptions: ParsableArguments {
         } catch let error as BoardStoreChoice.Unavailable {
             throw ValidationError(error.description)
         }
+        // Run as root on a server's data directory, the files SQLite made or touched go back to
+        // the directory's owner (the server's user), which must go on writing them.
+        defer { if configuration.store == nil { DatabaseFiles(directory: dataDirectory).handBackToOwner() } }
         let result: Result
         do {
             result = try await body(store, choice.description)

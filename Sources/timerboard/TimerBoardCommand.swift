@@ -95,6 +95,8 @@ struct Serve: AsyncParsableCommand {
     var store: String?
     @Option(help: "Most connections a node opens to --store's database; one of them listens for the other nodes' changes.")
     var storeConnections = 20
+    @Option(help: "Seconds an HTTP request or a join waits for the store before it is answered 503 (unavailable).")
+    var storeTimeoutSeconds = Serve.seconds(defaults.storeTimeout)
     @Option(help: "Folder of the browser client.") var webRoot = defaults.webRoot
     @Option(help: "Largest file of the browser client's folder that is served, in bytes.") var maxStaticFileBytes = defaults.maxStaticFileBytes
     @Option(help: "Longest message accepted, in bytes.") var maxMessageBytes = defaults.limits.maxMessageBytes
@@ -162,6 +164,7 @@ struct Serve: AsyncParsableCommand {
             ("--max-header-bytes", maxHeaderBytes), ("--hello-timeout-seconds", helloTimeoutSeconds),
             ("--cluster-announce-interval-ms", clusterAnnounceIntervalMs), ("--cluster-silence-limit-ms", clusterSilenceLimitMs),
             ("--undo-per-client", undoPerClient), ("--undo-per-board", undoPerBoard),
+            ("--store-timeout-seconds", storeTimeoutSeconds),
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
@@ -199,6 +202,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        _ = ProcessStart.seconds
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
@@ -239,6 +243,7 @@ struct Serve: AsyncParsableCommand {
         configuration.clusterAnnounceInterval = .milliseconds(clusterAnnounceIntervalMs)
         configuration.clusterSilenceLimit = .milliseconds(clusterSilenceLimitMs)
         configuration.timekeeperGrace = .milliseconds(timekeeperGraceMs)
+        configuration.storeTimeout = .seconds(storeTimeoutSeconds)
 
         if logFormat == .json {
             LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
@@ -252,7 +257,14 @@ struct Serve: AsyncParsableCommand {
         for variable in EnvironmentOptions(for: Serve.self).unknownVariables(in: ProcessInfo.processInfo.environment) {
             logger.warning("ignoring an environment variable that names no option of serve", metadata: ["tb.variable": "\(variable)"])
         }
-        try await runServer(configuration: configuration, logger: logger)
+        do {
+            try await runServer(configuration: configuration, logger: logger)
+        } catch {
+            // In the log's own format (one JSON object under --log-format json), then exit 1:
+            // a service manager shows the reason and does not count it as a clean stop.
+            logger.critical("cannot serve", metadata: ["tb.event": "server.failed", "tb.error": "\(error)"])
+            throw ExitCode.failure
+        }
     }
 }
 
@@ -261,15 +273,23 @@ struct ResetLinks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Give a board new owner, edit and view links; every old link stops working.",
         discussion: """
-            With SQLite, stop the server first. With --store, nodes may keep serving: each hears of the change \
-            from the database and closes the sockets that came in through an old link.
+            While a server serves --data-directory (SQLite), the command asks that server, with the operator token \
+            (--admin-token, or TIMERBOARD_ADMIN_TOKEN as the server reads it): it closes the old links' sockets at once. \
+            With --store, nodes may keep serving: each hears of the change from the database and closes the sockets \
+            that came in through an old link.
             """
     )
 
     @Argument(help: "The board's id.") var board: String
     @OptionGroup var location: OperatorStoreOptions
+    @Option(help: "The operator's token of the server that serves --data-directory, if one does.") var adminToken: String?
 
     func run() async throws {
+        if try location.postgresLocation() == nil, let server = ServingMark.server(dataDirectory: location.dataDirectory) {
+            let links = try await resetThroughServer(url: server.url, pid: server.pid)
+            for (role, path) in links { print("\(role): \(path)") }
+            return
+        }
         let links = try await location.withStore(.refuse) { store, name in
             guard let links = try await resetLinks(boardID: board, store: store) else {
                 throw ValidationError("there is no board \(board) in \(name)")
@@ -277,5 +297,29 @@ struct ResetLinks: AsyncParsableCommand {
             return links
         }
         for (role, path) in links { print("\(role.rawValue): \(path)") }
+    }
+
+    /// `POST /api/boards/BOARD/reset-links` to the server serving the data directory.
+    private func resetThroughServer(url: String, pid: String) async throws -> [(String, String)] {
+        let serving = "a server (pid \(pid), \(url)) serves \(location.dataDirectory)"
+        guard let adminToken else {
+            throw ValidationError(
+                "\(serving): give its operator token (--admin-token or TIMERBOARD_ADMIN_TOKEN) so that it resets the links, or stop it first"
+            )
+        }
+        let answer: LocalHTTP.Answer
+        do {
+            answer = try LocalHTTP.post(url: url + "/api/boards/\(board)/reset-links", bearer: adminToken)
+        } catch {
+            throw ValidationError("\(serving), but it did not answer: \(error)")
+        }
+        guard answer.status == 200 else {
+            let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["message"] as? String
+            throw ValidationError("\(serving) and answered \(answer.status): \(message ?? String(decoding: answer.body, as: UTF8.self))")
+        }
+        guard let document = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+            let links = document["links"] as? [String: String]
+        else { throw ValidationError("\(serving) and answered what is not a set of links") }
+        return BoardRole.allCases.compactMap { role in links[role.rawValue].map { (role.rawValue, $0) } }
     }
 }

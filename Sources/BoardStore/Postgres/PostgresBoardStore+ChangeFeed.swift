@@ -8,7 +8,7 @@ extension PostgresBoardStore: BoardChangeFeed {
         var pause = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
-                try await client.withConnection { connection in
+                try await pool.withConnection { connection in
                     try await connection.listen(on: Self.changesChannel) { changes in
                         try await connection.listen(on: Self.presenceChannel) { presence in
                             pause = .milliseconds(100)
@@ -50,7 +50,7 @@ extension PostgresBoardStore: BoardChangeFeed {
                 }
             } catch {
                 if Task.isCancelled { return }
-                logger.warning("lost the database's change notifications; listening again", metadata: ["tb.error": "\(String(reflecting: error))"])
+                logger.warning("lost the database's change notifications; listening again", metadata: ["tb.error": "\(error)"])
             }
             if Task.isCancelled { return }
             await handle(.lost)
@@ -70,7 +70,10 @@ extension PostgresBoardStore: BoardChangeFeed {
         guard message.utf8.count <= Self.presencePayloadLimit else {
             throw StoreError(.corrupt, boardID: boardID, revision: nil, "a presence message of \(message.utf8.count) bytes is over the limit")
         }
-        try await client.query("SELECT pg_notify(\(Self.presenceChannel), \(message))", logger: logger).collect()
+        let logger = logger
+        try await pool.withConnection { connection in
+            _ = try await connection.query("SELECT pg_notify(\(Self.presenceChannel), \(message))", logger: logger).collect()
+        }
     }
 
     static func presenceEvent(fromPayload payload: String) -> BoardChangeEvent? {

@@ -16,123 +16,109 @@ import PostgresNIO
 ///
 /// Rows hold the same stored format as SQLite's (`StoredFormat`), so a board moves between the
 /// two stores by export and import without a second codec.
-public final class PostgresBoardStore: BoardStore {
+public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
     /// The channel every append notifies: the payload is `<revision> <boardID>`.
     static let changesChannel = "timerboard_changes"
 
-    let client: PostgresClient
-    private let runTask: Task<Void, Never>
+    let pool: PostgresPool
     private let retainedChangesets: Int64
     let logger: Logger
 
-    /// Connects (the pool runs until `close`), waits until the database answers, and migrates it.
+    /// The pool in use now (tests lease from it directly).
+    var client: PostgresClient { pool.client }
+
+    /// Connects, waits until the database answers, and migrates it.
+    ///
+    /// A database that does not answer yet (not started, unreachable) is waited for, with a
+    /// warning: a node may start before its database. A database that answers and refuses
+    /// (a wrong password, no such role or database, no right to connect, no right to create
+    /// the tables) throws, in PostgreSQL's words: waiting would not change it.
     public init(location: PostgresLocation, retainedChangesets: Int = 1_000, logger: Logger) async throws {
-        let client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
-        self.client = client
-        self.runTask = await Self.startRunning(client)
+        self.pool = await PostgresPool(location: location, logger: logger)
         self.retainedChangesets = Int64(retainedChangesets)
         self.logger = logger
         do {
-            try await Self.migrate(client, logger: logger)
+            try await Self.waitForDatabase(pool, logger: logger)
+            try await Self.migrate(pool, logger: logger)
         } catch {
-            runTask.cancel()
+            await pool.close()
             throw error
         }
     }
 
-    /// Starts the pool and returns once its task has begun. The task calls `run()` right after it
-    /// signals, on its own thread (`run()` is nonisolated: no hop), and `run()` marks the pool as
-    /// running first thing, so the migrations' first lease finds it running. Leased sooner, it
-    /// would wait all the same, but PostgresNIO logs a warning: it did at most starts.
-    static func startRunning(_ client: PostgresClient) async -> Task<Void, Never> {
-        let (started, signal) = AsyncStream<Void>.makeStream()
-        let task = Task {
-            signal.finish()
-            await client.run()
+    /// Returns once one connection gets in; throws at once when the database refuses it.
+    private static func waitForDatabase(_ pool: PostgresPool, logger: Logger) async throws {
+        var pause = Duration.milliseconds(250)
+        var warned = false
+        while true {
+            do {
+                try await pool.connectOnce()
+                if warned { logger.notice("the database answers", metadata: ["tb.store": "\(pool.location)"]) }
+                return
+            } catch let failure as PostgresPool.RefusedOrAway {
+                if failure.isRefusedLogin { throw StoreError(.unavailable, failure.description) }
+                logger.log(
+                    level: warned ? .info : .warning,
+                    "waiting for the database",
+                    metadata: ["tb.store": "\(pool.location)", "tb.error": "\(failure.description)"]
+                )
+                warned = true
+            }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(5))
         }
-        for await _ in started {}
-        return task
+    }
+
+    /// Starts a pool (tests make their own clients).
+    static func startRunning(_ client: PostgresClient) async -> Task<Void, Never> {
+        await PostgresPool.startRunning(client)
     }
 
     /// Closes every connection and returns once they are closed; the store must not be used afterwards.
     public func close() async {
-        runTask.cancel()
-        await runTask.value
+        await pool.close()
     }
 
-    deinit {
-        runTask.cancel()
-    }
+    // MARK: The pool
 
-    // MARK: Schema
+    public var connectionsInUse: Int { pool.connectionsInUse }
+    public var callsWaiting: Int { pool.callsWaiting }
+    public var maximumConnections: Int { pool.location.maximumConnections }
 
-    /// Migrations by name, applied once each, in order, under an advisory lock so that nodes
-    /// starting together do not race. Never edited once shipped.
-    private static let migrations: [(name: String, sql: [PostgresQuery])] = [
-        (
-            "v1: boards, changesets, snapshots",
-            [
-                """
-                CREATE TABLE board (
-                    id TEXT PRIMARY KEY,
-                    title TEXT NOT NULL,
-                    created_date BIGINT NOT NULL,
-                    revision BIGINT NOT NULL DEFAULT 0,
-                    owner_hash BYTEA,
-                    edit_hash BYTEA,
-                    view_hash BYTEA,
-                    edit_generation INTEGER NOT NULL DEFAULT 0,
-                    view_generation INTEGER NOT NULL DEFAULT 0
-                )
-                """,
-                "CREATE INDEX board_created_date ON board (created_date)",
-                """
-                CREATE TABLE changeset (
-                    board_id TEXT NOT NULL REFERENCES board (id) ON DELETE CASCADE,
-                    revision BIGINT NOT NULL,
-                    changes TEXT NOT NULL,
-                    format INTEGER NOT NULL,
-                    client_id TEXT,
-                    op_id TEXT,
-                    time BIGINT NOT NULL,
-                    PRIMARY KEY (board_id, revision)
-                )
-                """,
-                """
-                CREATE TABLE snapshot (
-                    board_id TEXT PRIMARY KEY REFERENCES board (id) ON DELETE CASCADE,
-                    revision BIGINT NOT NULL,
-                    content TEXT NOT NULL,
-                    format INTEGER NOT NULL
-                )
-                """,
-            ]
-        ),
-        (
-            "v2: the author of each changeset and what it replaced",
-            ["ALTER TABLE changeset ADD COLUMN author TEXT", "ALTER TABLE changeset ADD COLUMN undo TEXT"]
-        ),
-    ]
-
-    private static func migrate(_ client: PostgresClient, logger: Logger) async throws {
-        try await client.withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
+    /// `SELECT 1`, within a second; when the pool cannot give a connection for it, asks the
+    /// database with a connection of its own, and if that gets in, the pool is only waiting
+    /// out its backoff: a new one replaces it (`PostgresPool.renew`) and is asked again.
+    public func check() async throws {
+        do {
+            try await selectOne(within: .seconds(1))
+        } catch {
+            try Task.checkCancellation()
             do {
-                // Any constant shared by all nodes; the lock ends with the transaction.
-                try await connection.query("SELECT pg_advisory_xact_lock(7262736173)", logger: logger)
-                try await connection.query("CREATE TABLE IF NOT EXISTS timerboard_migration (name TEXT PRIMARY KEY)", logger: logger)
-                var applied = Set<String>()
-                for try await name in try await connection.query("SELECT name FROM timerboard_migration", logger: logger).decode(String.self) {
-                    applied.insert(name)
-                }
-                for migration in migrations where !applied.contains(migration.name) {
-                    for statement in migration.sql { try await connection.query(statement, logger: logger) }
-                    try await connection.query("INSERT INTO timerboard_migration (name) VALUES (\(migration.name))", logger: logger)
-                }
-                try await connection.query("COMMIT", logger: logger)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
+                try await pool.connectOnce()
+            } catch let failure as PostgresPool.RefusedOrAway {
+                throw StoreError(.unavailable, failure.description)
+            }
+            guard await pool.renew() else { throw error }
+            logger.notice("the database answers again: new connections replace the ones that waited", metadata: ["tb.store": "\(pool.location)"])
+            try await selectOne(within: .seconds(1))
+        }
+    }
+
+    private func selectOne(within limit: Duration) async throws {
+        let logger = logger
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { [pool] in
+                try await pool.withConnection { try await $0.query("SELECT 1", logger: logger).collect() }
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return false
+            }
+            defer { group.cancelAll() }
+            // Cancelled, the waiting lease leaves the pool's queue at once.
+            guard try await group.next() == true else {
+                throw StoreError(.unavailable, "no connection to \(pool.location.host):\(pool.location.port) within \(limit)")
             }
         }
     }
@@ -144,7 +130,7 @@ public final class PostgresBoardStore: BoardStore {
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
-        return try await client.withConnection { connection in
+        return try await pool.withConnection { connection in
             // Repeatable read: a load sees the board row, its snapshot and its log as of one instant.
             try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
             do {
@@ -161,16 +147,19 @@ public final class PostgresBoardStore: BoardStore {
     // MARK: Boards
 
     public func createBoard(_ info: BoardInfo, access: BoardAccess) async throws {
-        let inserted = try await client.query(
-            """
-            INSERT INTO board (id, title, created_date, owner_hash, edit_hash, view_hash, edit_generation, view_generation)
-            VALUES (\(info.id), \(info.title), \(info.createdDate), \(Data(access.ownerHash)), \(Data(access.editHash)),
-                    \(Data(access.viewHash)), \(access.editGeneration), \(access.viewGeneration))
-            ON CONFLICT (id) DO NOTHING
-            RETURNING 1
-            """,
-            logger: logger
-        ).collect().count
+        let logger = logger
+        let inserted = try await pool.withConnection { connection in
+            try await connection.query(
+                """
+                INSERT INTO board (id, title, created_date, owner_hash, edit_hash, view_hash, edit_generation, view_generation)
+                VALUES (\(info.id), \(info.title), \(info.createdDate), \(Data(access.ownerHash)), \(Data(access.editHash)),
+                        \(Data(access.viewHash)), \(access.editGeneration), \(access.viewGeneration))
+                ON CONFLICT (id) DO NOTHING
+                RETURNING 1
+                """,
+                logger: logger
+            ).collect().count
+        }
         guard inserted == 1 else { throw StoreError(.duplicateBoard, "board \(info.id) exists") }
     }
 
@@ -220,15 +209,18 @@ public final class PostgresBoardStore: BoardStore {
     }
 
     public func boards(limit: Int) async throws -> [BoardInfo] {
-        var boards: [BoardInfo] = []
-        let rows = try await client.query(
-            "SELECT id, title, created_date FROM board ORDER BY created_date DESC, id LIMIT \(limit)",
-            logger: logger
-        )
-        for try await (id, title, createdDate) in rows.decode((String, String, Int64).self) {
-            boards.append(BoardInfo(id: id, title: title, createdDate: createdDate))
+        let logger = logger
+        return try await pool.withConnection { connection in
+            var boards: [BoardInfo] = []
+            let rows = try await connection.query(
+                "SELECT id, title, created_date FROM board ORDER BY created_date DESC, id LIMIT \(limit)",
+                logger: logger
+            )
+            for try await (id, title, createdDate) in rows.decode((String, String, Int64).self) {
+                boards.append(BoardInfo(id: id, title: title, createdDate: createdDate))
+            }
+            return boards
         }
-        return boards
     }
 
     public func loadBoard(id: String) async throws -> StoredBoard? {
@@ -361,42 +353,39 @@ public final class PostgresBoardStore: BoardStore {
         let retained = retainedChangesets
         let logger = logger
         let format = StoredFormat.current.rawValue
-        do {
-            guard let snapshot else {
-                // One statement is a transaction of its own: one round trip for the whole append.
-                guard try await Self.claimed(client.execute(claim, logger: logger)) == changesets.count else {
-                    throw try await Self.notClaimed(
-                        boardID,
-                        first: first.revision,
-                        client.query("SELECT 1 FROM board WHERE id = \(boardID)", logger: logger)
-                    )
-                }
-                return
+        guard let snapshot else {
+            // One statement is a transaction of its own: one round trip for the whole append.
+            return try await pool.withConnection { connection in
+                try await Self.claim(claim, first: first.revision, connection, logger: logger)
             }
-            try await transaction { connection in
-                guard try await Self.claimed(connection.execute(claim, logger: logger)) == changesets.count else {
-                    throw try await Self.notClaimed(
-                        boardID,
-                        first: first.revision,
-                        connection.query("SELECT 1 FROM board WHERE id = \(boardID)", logger: logger)
-                    )
-                }
-                let content = String(decoding: StoredFormat.encode(snapshot), as: UTF8.self)
-                try await connection.query(
-                    """
-                    INSERT INTO snapshot (board_id, revision, content, format) VALUES (\(boardID), \(last.revision), \(content), \(format))
-                    ON CONFLICT (board_id) DO UPDATE SET revision = excluded.revision, content = excluded.content, format = excluded.format
-                    WHERE snapshot.revision < excluded.revision
-                    """,
-                    logger: logger
-                )
-                try await connection.query(
-                    "DELETE FROM changeset WHERE board_id = \(boardID) AND revision <= \(last.revision - retained)",
-                    logger: logger
-                )
+        }
+        try await transaction { connection in
+            try await Self.claim(claim, first: first.revision, connection, logger: logger)
+            let content = String(decoding: StoredFormat.encode(snapshot), as: UTF8.self)
+            try await connection.query(
+                """
+                INSERT INTO snapshot (board_id, revision, content, format) VALUES (\(boardID), \(last.revision), \(content), \(format))
+                ON CONFLICT (board_id) DO UPDATE SET revision = excluded.revision, content = excluded.content, format = excluded.format
+                WHERE snapshot.revision < excluded.revision
+                """,
+                logger: logger
+            )
+            try await connection.query(
+                "DELETE FROM changeset WHERE board_id = \(boardID) AND revision <= \(last.revision - retained)",
+                logger: logger
+            )
+        }
+    }
+
+    /// Runs the append's claim; throws `revisionConflict` or `boardNotFound` when it claimed nothing.
+    private static func claim(_ claim: AppendStatement, first: Int64, _ connection: PostgresConnection, logger: Logger) async throws {
+        let boardID = claim.boardID
+        do {
+            guard try await claimed(connection.execute(claim, logger: logger)) == claim.revisions.count else {
+                throw try await notClaimed(boardID, first: first, connection.query("SELECT 1 FROM board WHERE id = \(boardID)", logger: logger))
             }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
-            throw StoreError(.revisionConflict, "board \(boardID): another node wrote revision \(first.revision) first")
+            throw StoreError(.revisionConflict, "board \(boardID): another node wrote revision \(first) first")
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.foreignKeyViolation.raw {
             throw StoreError(.boardNotFound, "no board \(boardID)")
         }

@@ -12,8 +12,11 @@ import TimerBoardTransport
 struct AssembledServer<App: ApplicationProtocol> {
     let application: App
     let registry: BoardRegistry
-    /// The node's ear on the other nodes; nil on a server of one node.
+    /// The node's ear on the other nodes, and its voice among them; nil on a server of one node.
     let follower: ClusterFollower?
+    let membership: ClusterMembership?
+    /// Whether the store answers, checked every 2 s as a service.
+    let storeWatch: StoreWatch
 }
 
 /// Builds the whole server on the embedded default store, SQLite in the data directory.
@@ -23,9 +26,11 @@ public func buildApplication(
     readiness: ServerReadiness = ServerReadiness(),
     logger: Logger = Logger(label: "timerboard")
 ) throws -> some ApplicationProtocol {
-    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-    let store = try SQLiteBoardStore(path: configuration.databasePath, retainedChangesets: configuration.retainedChangesets)
-    return assemble(configuration: configuration, store: store, clock: clock, readiness: readiness, logger: logger).application
+    let files = DatabaseFiles(directory: configuration.dataDirectory)
+    try files.prepare()
+    let store = try SQLiteBoardStore(path: files.database, retainedChangesets: configuration.retainedChangesets)
+    return assemble(configuration: configuration, store: store, storeName: files.database, clock: clock, readiness: readiness, logger: logger)
+        .application
 }
 
 /// Builds the whole server on `store`: the rooms, the HTTP routes, the WebSocket route and, when
@@ -33,12 +38,16 @@ public func buildApplication(
 func assemble(
     configuration: ServerConfiguration,
     store: any BoardStore,
+    storeName: String,
     clock: any ServerClock,
     readiness: ServerReadiness,
-    logger: Logger
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> AssembledServer<some ApplicationProtocol> {
-    let metrics = ServerMetrics()
+    let metrics = ServerMetrics(maxConnections: configuration.maxConnections)
+    let storeWatch = StoreWatch(store: store, storeName: storeName, metrics: metrics, logger: logger)
     var otherNodes: ClusterPresence?
+    var membership: ClusterMembership?
     if let feed = store as? any BoardChangeFeed {
         // A name for this process among the nodes, new at every start (a restarted node is a new one).
         let nodeID = String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -48,6 +57,14 @@ func assemble(
             announceInterval: configuration.clusterAnnounceInterval,
             silenceLimit: configuration.clusterSilenceLimit.milliseconds,
             timekeeperGrace: configuration.timekeeperGrace.milliseconds,
+            logger: logger
+        )
+        membership = ClusterMembership(
+            nodeID: nodeID,
+            feed: feed,
+            announceInterval: configuration.clusterAnnounceInterval,
+            silenceLimit: configuration.clusterSilenceLimit.milliseconds,
+            clock: clock,
             logger: logger
         )
         logger.info("serving as a node of a cluster", metadata: ["tb.node": "\(nodeID)"])
@@ -64,8 +81,16 @@ func assemble(
     router.add(
         middleware: StaticFileMiddleware(webRoot: WebRoot(path: configuration.webRoot), maxFileBytes: configuration.maxStaticFileBytes, logger: logger)
     )
-    HealthRoutes(registry: registry, store: store, readiness: readiness, storeTimeout: .seconds(2)).addRoutes(to: router)
-    MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken).addRoutes(to: router)
+    HealthRoutes(registry: registry, storeWatch: storeWatch, readiness: readiness).addRoutes(to: router)
+    MetricsRoutes(
+        metrics: metrics,
+        registry: registry,
+        heartbeat: heartbeat,
+        pool: store as? any StoreConnectionPool,
+        membership: membership,
+        adminToken: configuration.adminToken
+    )
+    .addRoutes(to: router)
     PageRoutes(webRoot: configuration.webRoot).addRoutes(to: router)
     let boards = BoardsController(
         registry: registry,
@@ -74,6 +99,8 @@ func assemble(
         creationLimiter: AddressRateLimiter(perMinute: configuration.boardsPerMinute, burst: Double(configuration.boardBurst)),
         trustedProxies: configuration.trustedProxies,
         clock: clock,
+        metrics: metrics,
+        storeTimeout: configuration.storeTimeout,
         logger: logger
     )
     boards.addRoutes(to: router.group("api/boards"))
@@ -87,7 +114,7 @@ func assemble(
     .addRoutes(to: router.group("api/boards"))
     HistoryRoutes(boards: boards, store: store, clock: clock, retainedChangesets: configuration.retainedChangesets)
         .addRoutes(to: router.group("api/boards"))
-    let guardSettings = ConnectionGuard.Settings(configuration: configuration, logger: logger)
+    let guardSettings = ConnectionGuard.Settings(configuration: configuration, metrics: metrics, logger: logger)
     let connectionCounter = ConnectionCounter()
     EventStreamRoutes(
         boards: boards,
@@ -126,8 +153,12 @@ func assemble(
         // Shut down after the server (services stop in reverse order): the heartbeat then waits
         // for the WebSocket connections, which hold no task the server would wait for.
         services: [heartbeat],
+        onServerRunning: onServerRunning,
         logger: logger
     )
-    let follower = otherNodes.map { ClusterFollower(feed: $0.feed, presence: $0, registry: registry, logger: logger) }
-    return AssembledServer(application: application, registry: registry, follower: follower)
+    var follower: ClusterFollower?
+    if let otherNodes, let membership {
+        follower = ClusterFollower(feed: otherNodes.feed, presence: otherNodes, membership: membership, registry: registry, logger: logger)
+    }
+    return AssembledServer(application: application, registry: registry, follower: follower, membership: membership, storeWatch: storeWatch)
 }

@@ -50,13 +50,16 @@ public struct BoardStoreChoice: Sendable, CustomStringConvertible {
                 return store
             }
         }
-        let path = configuration.databasePath
+        let files = DatabaseFiles(directory: configuration.dataDirectory)
         switch missing {
         case .refuse:
-            guard FileManager.default.fileExists(atPath: path) else { throw Unavailable(description: "there is no database at \(path)") }
+            guard FileManager.default.fileExists(atPath: files.database) else {
+                throw Unavailable(description: "there is no database at \(files.database)")
+            }
         case .create:
-            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            try files.prepare()
+            if let problem = files.unwritable() { throw Unavailable(description: problem.description) }
         }
-        return try SQLiteBoardStore(path: path, retainedChangesets: configuration.retainedChangesets)
+        return try SQLiteBoardStore(path: files.database, retainedChangesets: configuration.retainedChangesets)
     }
 }

@@ -9,6 +9,7 @@ import ServiceLifecycle
 struct ClusterFollower: Service {
     let feed: any BoardChangeFeed
     let presence: ClusterPresence
+    let membership: ClusterMembership
     let registry: BoardRegistry
     let logger: Logger
 
@@ -22,6 +23,8 @@ struct ClusterFollower: Service {
                     for room in await registry.loadedRooms { await room.otherNodeAppended(upTo: nil) }
                 case .boardChanged(let boardID):
                     await registry.room(ifLoaded: boardID)?.otherNodeChangedBoard()
+                case .presence(ClusterMembership.channelKey, let payload):
+                    await membership.heard(payload)
                 case .presence(let boardID, let payload):
                     guard let (node, news) = presence.news(from: payload) else { return }
                     await registry.room(ifLoaded: boardID)?.otherNodePresence(news, from: node)

@@ -93,6 +93,12 @@ public struct ServerConfiguration: Sendable {
 
     // MARK: Operations
 
+    /// How long an HTTP request (create, list, read, rename, share, delete) and a join wait for
+    /// the store before they are answered `unavailable` (503): a database that is away costs
+    /// clients a prompt error and a retry, never a hang. A board whose creation was answered
+    /// so is deleted if the store made it after all.
+    public var storeTimeout: Duration = .seconds(5)
+
     /// Proxies whose `X-Forwarded-For` / `X-Real-IP` name the client for per-address limits.
     public var trustedProxies = TrustedProxies()
 

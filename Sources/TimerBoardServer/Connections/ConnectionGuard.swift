@@ -31,14 +31,24 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let headerTimeout: TimeAmount
         let shutdownGrace: TimeAmount
         let trustedProxies: TrustedProxies
+        let metrics: ServerMetrics
         let logger: Logger
 
-        init(configuration: ServerConfiguration, logger: Logger) {
+        init(configuration: ServerConfiguration, metrics: ServerMetrics = .detached, logger: Logger) {
             limiter = ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
             headerTimeout = TimeAmount(configuration.headerTimeout)
             shutdownGrace = TimeAmount(configuration.shutdownGrace)
             trustedProxies = configuration.trustedProxies
+            self.metrics = metrics
             self.logger = logger
+        }
+
+        /// Counts a refusal and logs it (`connection.refused`, docs/architecture.md, "Logs").
+        func refused(_ reason: HTTPRefusal, _ message: Logger.Message, level: Logger.Level, address: String? = nil) {
+            metrics.refused(reason)
+            var metadata: Logger.Metadata = ["tb.event": "connection.refused", "tb.refusal": "\(reason.rawValue)"]
+            if let address { metadata["tb.address"] = "\(address)" }
+            logger.log(level: level, message, metadata: metadata)
         }
     }
 
@@ -69,7 +79,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         headerDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.headerTimeout) {
             self.headerDeadline = nil
             guard case .awaitingHeader = self.phase else { return }
-            self.settings.logger.debug("closing a connection that sent no whole request header in time")
+            self.settings.refused(.headerTimeout, "closing a connection that sent no whole request header in time", level: .debug)
             self.closeBeforeAnyRequest(context)
         }
     }
@@ -117,10 +127,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 context.fireChannelRead(data)
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             case .serverFull:
-                settings.logger.notice("refusing a WebSocket: the server has its most connections", metadata: ["tb.address": "\(address)"])
+                settings.refused(.serverFull, "refusing a WebSocket: the server has its most connections", level: .notice, address: address)
                 refuse(context, status: .serviceUnavailable, code: .unavailable, message: "the server has too many connections; try again later")
             case .addressFull:
-                settings.logger.notice("refusing a WebSocket: its address has its most connections", metadata: ["tb.address": "\(address)"])
+                settings.refused(.addressFull, "refusing a WebSocket: its address has its most connections", level: .notice, address: address)
                 refuse(context, status: .serviceUnavailable, code: .unavailable, message: "too many connections from this address; try again later")
             }
         }
@@ -134,6 +144,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             case .awaitingHeader, .http(requestsInProgress: 0):
                 headerDeadline?.cancel()
                 headerDeadline = nil
+                settings.refused(.headerTooLarge, "refusing a request whose header is too large", level: .debug)
                 return refuse(context, status: .requestHeaderFieldsTooLarge, code: .tooLarge, message: "the request header is too large")
             default:
                 break

@@ -11,13 +11,16 @@ import Logging
 struct BoardsController {
     let registry: BoardRegistry
     let maxTitleLength: Int
-    /// The operator's secret for the server-wide list; nil: there is no list.
+    /// The operator's secret, which counts as the owner's on a board's read and delete.
     let adminToken: String?
     /// Boards made per client address.
     let creationLimiter: AddressRateLimiter
     /// Whose forwarding headers name the client for `creationLimiter`.
     let trustedProxies: TrustedProxies
     let clock: any ServerClock
+    let metrics: ServerMetrics
+    /// How long a request waits for the store before it is answered 503 (`--store-timeout-seconds`).
+    let storeTimeout: Duration
     let logger: Logger
 
     func addRoutes(to group: RouterGroup<TimerBoardRequestContext>) {
@@ -28,13 +31,15 @@ struct BoardsController {
         group.delete(":id", use: delete)
         group.get(":id/links", use: links)
         group.post(":id/links/:role", use: replaceLink)
+        group.post(":id/reset-links", use: resetLinks)
     }
 
     /// A JSON body, at most this long.
-    private static let maxBodyBytes = 16_384
+    static let maxBodyBytes = 16_384
 
     /// Creates a board from `{"title":"…"}` (or an empty body). A body that is not that answers
-    /// 4xx with the error shape and creates nothing; a store that cannot write answers 503.
+    /// 4xx with the error shape and creates nothing; a store that cannot write, or does not
+    /// answer within `storeTimeout`, answers 503 and keeps nothing (`BoardRegistry.createBoard`).
     @Sendable func create(request: Request, context: TimerBoardRequestContext) async throws -> Response {
         let address = ClientAddress.key(
             peer: context.remoteAddress,
@@ -43,6 +48,11 @@ struct BoardsController {
             trusted: trustedProxies
         )
         if let wait = creationLimiter.take(address, now: clock.now()) {
+            metrics.refused(.boardCreationRate)
+            logger.debug(
+                "refusing a new board: its address made too many",
+                metadata: ["tb.event": "connection.refused", "tb.refusal": "\(HTTPRefusal.boardCreationRate.rawValue)", "tb.address": "\(address)"]
+            )
             let seconds = (wait + 999) / 1_000
             var answer = HTTPAnswer(.tooManyRequests, .rateLimited, "too many new boards from this address; try again in \(seconds) s").response
             answer.headers[.retryAfter] = "\(seconds)"
@@ -66,27 +76,39 @@ struct BoardsController {
         writer.field("id", info.id)
         writer.field("title", info.title)
         writer.field("createdDate", info.createdDate)
-        writer.field("url", BoardSecrets.link(boardID: info.id, role: .owner, secret: secrets.owner))
+        Self.writeLinks(boardID: info.id, secrets: secrets, to: &writer)
+        writer.endObject()
+        return Self.json(.created, writer.bytes)
+    }
+
+    /// `url` (the owner link), `links` and `secrets` of a board's three roles: the only answers
+    /// that carry an owner secret (a new board, and the operator's reset of its links).
+    static func writeLinks(boardID: String, secrets: BoardSecrets, to writer: inout JSONWriter) {
+        writer.field("url", BoardSecrets.link(boardID: boardID, role: .owner, secret: secrets.owner))
         writer.key("links")
         writer.beginObject()
         for role in BoardRole.allCases {
-            writer.field(role.rawValue, BoardSecrets.link(boardID: info.id, role: role, secret: secrets.secret(for: role)))
+            writer.field(role.rawValue, BoardSecrets.link(boardID: boardID, role: role, secret: secrets.secret(for: role)))
         }
         writer.endObject()
         writer.key("secrets")
         writer.beginObject()
         for role in BoardRole.allCases { writer.field(role.rawValue, secrets.secret(for: role)) }
         writer.endObject()
-        writer.endObject()
-        return Self.json(.created, writer.bytes)
     }
 
-    /// The server-wide list, for the operator only.
+    /// The server-wide list, for the operator only. A store that does not answer in time: 503.
     @Sendable func list(request: Request, context: some RequestContext) async throws -> Response {
-        guard let adminToken, let presented = request.bearerToken, ConstantTime.equal(presented.utf8, adminToken.utf8) else {
+        guard isOperator(request.bearerToken) else {
             return HTTPAnswer(.forbidden, .forbidden, "listing boards needs the operator token (--admin-token)").response
         }
-        let boards = try await registry.boards(limit: 100)
+        let boards: [BoardInfo]
+        do {
+            boards = try await registry.boards(limit: 100)
+        } catch {
+            logger.error("listing the boards failed", metadata: ["tb.error": "\(error)"])
+            return Self.unavailable
+        }
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("boards")
@@ -101,6 +123,32 @@ struct BoardsController {
         writer.endArray()
         writer.endObject()
         return Self.json(.ok, writer.bytes)
+    }
+
+    /// The operator's recovery of a board (a lost or leaked owner link): three new links, in
+    /// the answer only; every old link stops and every socket on the board closes (4403), on
+    /// every node. The operator token only: an owner replaces the edit and view links instead.
+    @Sendable func resetLinks(request: Request, context: some RequestContext) async throws -> Response {
+        try await withBoard(request, context, needs: .owner) { room, secret in
+            guard isOperator(secret) else {
+                return HTTPAnswer(.forbidden, .forbidden, "only the operator token (--admin-token) can reset a board's links").response
+            }
+            guard let secrets = try await room.resetLinks() else {
+                return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; try again").response
+            }
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.field("id", room.boardID)
+            Self.writeLinks(boardID: room.boardID, secrets: secrets, to: &writer)
+            writer.endObject()
+            return Self.json(.ok, writer.bytes)
+        }
+    }
+
+    /// Whether `token` is the operator's (`--admin-token`), compared in constant time.
+    private func isOperator(_ token: String?) -> Bool {
+        guard let adminToken, let token else { return false }
+        return ConstantTime.equal(token.utf8, adminToken.utf8)
     }
 
     /// The board as the WebSocket's snapshot, with an `ETag` of its revision and title: a reader
@@ -186,20 +234,49 @@ struct BoardsController {
 
     /// Runs `body` with the board's room when the request's Bearer secret gives at least `needs`
     /// (the operator token counts as the owner's). No board, no secret and a wrong secret get
-    /// the same 404; a valid secret of a lesser role gets 403. A store that fails answers 503.
+    /// the same 404; a valid secret of a lesser role gets 403. A store that fails, or does not
+    /// answer within `storeTimeout`, answers 503: the work is then cancelled, and a store call
+    /// still waiting for the database gives up and changes nothing.
     func withBoard(
         _ request: Request,
         _ context: some RequestContext,
         needs: BoardRole,
-        _ body: (BoardRoom, String) async throws -> Response
+        _ body: @escaping @Sendable (BoardRoom, String) async throws -> Response
     ) async throws -> Response {
         let id = try context.parameters.require("id")
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         guard let secret = request.bearerToken else { return notFound.response }
+        let work = Task<Response, any Error> { await self.serve(id: id, secret: secret, needs: needs, notFound: notFound, body) }
+        switch await Deadline.wait(for: work, within: storeTimeout) {
+        case .finished(let result):
+            return (try? result.get()) ?? Self.unavailable
+        case .late:
+            logger.error(
+                "a board request found no answer from the store in time",
+                metadata: ["tb.board.id": "\(id)", "tb.error": "no answer within \(storeTimeout)"]
+            )
+            return Self.unavailable
+        }
+    }
+
+    private static var unavailable: Response {
+        HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot reach its store now; try again later").response
+    }
+
+    /// `withBoard`'s work, on a task of its own.
+    private func serve(
+        id: String,
+        secret: String,
+        needs: BoardRole,
+        notFound: HTTPAnswer,
+        _ body: @Sendable (BoardRoom, String) async throws -> Response
+    ) async -> Response {
         var inUse: BoardRoom?
         do {
-            // A room can close between the lookup and its use (it went idle): load it again.
-            for _ in 0..<3 where inUse == nil {
+            // A room can close between the lookup and its use (it went idle, as it does between
+            // the requests of a busy caller): load it again, for as long as `storeTimeout` allows.
+            while inUse == nil {
+                try Task.checkCancellation()
                 guard let found = try await registry.room(for: id) else { return notFound.response }
                 if await found.beginRequest() { inUse = found }
             }
@@ -207,10 +284,8 @@ struct BoardsController {
             logger.error("loading a board failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
             return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
         }
-        guard let room = inUse else {
-            return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; try again").response
-        }
-        let response = await answer(request, room: room, secret: secret, needs: needs, notFound: notFound, body)
+        guard let room = inUse else { return Self.unavailable }
+        let response = await answer(room: room, secret: secret, needs: needs, notFound: notFound, body)
         await room.endRequest()
         // After the answer: letting an idle room go waits for its last writes, the answer need not.
         Task { [registry] in await registry.releaseIfIdle(room) }
@@ -219,15 +294,13 @@ struct BoardsController {
 
     /// The answer of `withBoard` once the room is held for the request.
     private func answer(
-        _ request: Request,
         room: BoardRoom,
         secret: String,
         needs: BoardRole,
         notFound: HTTPAnswer,
-        _ body: (BoardRoom, String) async throws -> Response
+        _ body: @Sendable (BoardRoom, String) async throws -> Response
     ) async -> Response {
-        let isOperator = adminToken.map { ConstantTime.equal(secret.utf8, $0.utf8) } ?? false
-        guard let role = isOperator ? .owner : await room.role(of: secret) else { return notFound.response }
+        guard let role = isOperator(secret) ? .owner : await room.role(of: secret) else { return notFound.response }
         guard Self.rank(role) <= Self.rank(needs) else {
             return HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response
         }
@@ -246,71 +319,11 @@ struct BoardsController {
         BoardRole.allCases.firstIndex(of: role)!
     }
 
-    // MARK: Bodies
-
-    /// The `title` of a JSON object body: nil when absent (and not `required`), trimmed, checked.
-    private func readTitle(_ request: Request, required: Bool) async -> Result<String?, HTTPAnswer> {
-        let contentType = request.headers[.contentType] ?? ""
-        guard contentType.lowercased().hasPrefix("application/json") else {
-            return .failure(HTTPAnswer(.unsupportedMediaType, .badJSON, "send the body as Content-Type: application/json"))
-        }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: Self.maxBodyBytes)
-        } catch {
-            return .failure(HTTPAnswer(.contentTooLarge, .tooLarge, "the body must be at most \(Self.maxBodyBytes) bytes"))
-        }
-        var title: String?
-        if body.readableBytes > 0 {
-            guard case .object(let fields)? = JSONValue.parse(Data(body.readableBytesView)) else {
-                return .failure(HTTPAnswer(.badRequest, .badJSON, #"the body must be a JSON object, such as {"title":"Kitchen"}"#))
-            }
-            switch fields["title"] {
-            case nil, .null?: break
-            case .string(let text)?: title = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            case let other?: return .failure(HTTPAnswer(.badRequest, .invalidField, "title must be a string, not \(other.typeName)"))
-            }
-        }
-        if required, title?.isEmpty ?? true {
-            return .failure(HTTPAnswer(.badRequest, .invalidField, "title must not be empty"))
-        }
-        if let title,
-            title.count > maxTitleLength || title.utf8.count > BoardLimits.maxTitleBytes
-                || title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        {
-            return .failure(
-                HTTPAnswer(
-                    .badRequest,
-                    .invalidField,
-                    "title must be at most \(maxTitleLength) characters and \(BoardLimits.maxTitleBytes) bytes, one line"
-                )
-            )
-        }
-        return .success(title)
-    }
-
     static func json(_ status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {
         Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes))
         )
-    }
-}
-
-/// An error answer: a status and the protocol's error shape.
-struct HTTPAnswer: Error {
-    let status: HTTPResponse.Status
-    let code: ErrorCode
-    let message: String
-
-    init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ message: String) {
-        self.status = status
-        self.code = code
-        self.message = message
-    }
-
-    var response: Response {
-        BoardsController.json(status, ServerMessage.error(code: code, message: message).encoded())
     }
 }

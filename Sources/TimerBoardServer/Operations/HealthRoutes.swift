@@ -1,17 +1,14 @@
-import BoardStore
 import Hummingbird
 import NIOCore
-import Synchronization
 
 /// `/health` and `/ready`, for load balancers, container runtimes and operators. They differ:
 /// `/health` says the process answers at all (restart it if not); `/ready` says it should get
-/// new clients: its store answers and it is not shutting down (send clients elsewhere if not).
+/// new clients: its store answers (`StoreWatch`: a small read within 2 s) and it is not shutting
+/// down (send clients elsewhere if not).
 struct HealthRoutes {
     let registry: BoardRegistry
-    let store: any BoardStore
+    let storeWatch: StoreWatch
     let readiness: ServerReadiness
-    /// How long the store may take to answer before the server counts as not ready.
-    let storeTimeout: Duration
 
     func addRoutes(to router: Router<TimerBoardRequestContext>) {
         router.get("/health") { _, _ in
@@ -20,24 +17,8 @@ struct HealthRoutes {
         }
         router.get("/ready") { _, _ in
             if readiness.isDraining { return Self.json(.serviceUnavailable, #"{"status":"draining"}"#) }
-            guard await storeAnswers() else { return Self.json(.serviceUnavailable, #"{"status":"store_unavailable"}"#) }
+            guard await storeWatch.check() else { return Self.json(.serviceUnavailable, #"{"status":"store_unavailable"}"#) }
             return Self.json(.ok, #"{"status":"ready"}"#)
-        }
-    }
-
-    /// One small read through the store, bounded in time: a locked or vanished database must
-    /// make the server not ready rather than hang the probe. The read is not cancellable, so it
-    /// runs on a task of its own and is left to finish when the time is up.
-    private func storeAnswers() async -> Bool {
-        let answer = OnceAnswer()
-        return await withCheckedContinuation { continuation in
-            answer.set(continuation)
-            let read = Task { [store] in answer.resume((try? await store.boards(limit: 1)) != nil) }
-            Task { [storeTimeout] in
-                try? await Task.sleep(for: storeTimeout)
-                answer.resume(false)
-                read.cancel()
-            }
         }
     }
 
@@ -47,18 +28,5 @@ struct HealthRoutes {
             headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: body))
         )
-    }
-}
-
-/// A continuation resumed by whichever of two tasks comes first.
-private final class OnceAnswer: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-
-    func set(_ continuation: CheckedContinuation<Bool, Never>) {
-        self.continuation.withLock { $0 = continuation }
-    }
-
-    func resume(_ value: Bool) {
-        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }

@@ -1,3 +1,4 @@
+import BoardStore
 import Hummingbird
 import NIOCore
 import TimerBoardTransport
@@ -11,6 +12,10 @@ struct MetricsRoutes {
     let metrics: ServerMetrics
     let registry: BoardRegistry
     let heartbeat: Heartbeat
+    /// The store's connection pool, when it has one (PostgreSQL).
+    let pool: (any StoreConnectionPool)?
+    /// The other nodes this node hears; nil on a node of its own.
+    let membership: ClusterMembership?
     let adminToken: String?
 
     func addRoutes(to router: Router<TimerBoardRequestContext>) {
@@ -24,15 +29,16 @@ struct MetricsRoutes {
                     )
                 }
             }
-            let text = metrics.collect(
-                connections: heartbeat.connectionCount,
-                liveBoards: await registry.liveRoomCount,
-                timersRunning: await registry.runningTimerCount()
-            )
+            var readings = ServerMetrics.Readings()
+            readings.connections = heartbeat.connectionCount
+            readings.liveBoards = await registry.liveRoomCount
+            readings.timersRunning = await registry.runningTimerCount()
+            readings.pool = pool
+            readings.clusterNodes = await membership?.nodeCount ?? 1
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: text))
+                body: .init(byteBuffer: ByteBuffer(bytes: metrics.collect(readings)))
             )
         }
     }

@@ -9,27 +9,50 @@ actor BoardRegistry {
     private var rooms: [String: BoardRoom] = [:]
     /// Loads in flight, so that two clients joining a cold board share one load and one room.
     private var loading: [String: Task<BoardRoom?, any Error>] = [:]
+    /// Boards made for clients that were told it failed, to delete.
+    private let abandoned: AbandonedBoards
 
     init(context: RoomContext) {
         self.context = context
+        abandoned = AbandonedBoards(store: context.store, storeTimeout: context.configuration.storeTimeout, logger: context.logger)
     }
 
-    /// The board's room, loading it when needed; nil when there is no such board.
+    /// The board's room, loading it when needed; nil when there is no such board. Throws
+    /// `Deadline.Exceeded` when the store does not answer within `--store-timeout-seconds`.
     func room(for boardID: String) async throws -> BoardRoom? {
         if let room = rooms[boardID], await !room.isClosed { return room }
-        if let load = loading[boardID] { return try await load.value }
+        if let load = loading[boardID] { return try await finish(load, boardID: boardID) }
         let load = Task { [context] () -> BoardRoom? in
             guard let stored = try await context.store.loadBoard(id: boardID) else { return nil }
+            // Given up on (the store answered too late): no room, so none is left without a user.
+            try Task.checkCancellation()
             let room = BoardRoom(stored: stored, context: context)
             await room.activate()
-            context.logger.info("loaded the board", metadata: ["tb.board.id": "\(boardID)", "tb.board.revision": "\(stored.revision)"])
+            context.logger.info(
+                "loaded the board",
+                metadata: ["tb.event": "board.loaded", "tb.board.id": "\(boardID)", "tb.board.revision": "\(stored.revision)"]
+            )
             return room
         }
         loading[boardID] = load
-        defer { loading[boardID] = nil }
-        let room = try await load.value
-        rooms[boardID] = room
-        return room
+        return try await finish(load, boardID: boardID)
+    }
+
+    /// Waits for a load at most `--store-timeout-seconds`, each caller from when it asked: a
+    /// store that does not answer makes joins and requests answer "unavailable" (and try again)
+    /// rather than wait with it. The first to see the load end keeps its room.
+    private func finish(_ load: Task<BoardRoom?, any Error>, boardID: String) async throws -> BoardRoom? {
+        let outcome = await Deadline.wait(for: load, within: context.configuration.storeTimeout)
+        let first = loading[boardID] == load
+        if first { loading[boardID] = nil }
+        switch outcome {
+        case .finished(let result):
+            let room = try result.get()
+            if first { rooms[boardID] = room }
+            return room
+        case .late:
+            throw Deadline.Exceeded(limit: context.configuration.storeTimeout)
+        }
     }
 
     /// The board's room if this node has it in memory now; never loads one.
@@ -64,11 +87,24 @@ actor BoardRegistry {
     // MARK: Boards
 
     /// Makes a board and its link secrets; the secrets leave the server only in this answer.
+    ///
+    /// Nothing is made that the caller is not told of: when the store does not answer within
+    /// `--store-timeout-seconds`, or fails once the write may have reached it, this throws and
+    /// the board, if the store made it after all, is deleted (`AbandonedBoards`).
     func createBoard(title: String) async throws -> (BoardInfo, BoardSecrets) {
         let info = BoardInfo(id: Self.newBoardID(), title: title, createdDate: context.clock.now())
         let secrets = BoardSecrets.mint()
-        try await context.store.createBoard(info, access: secrets.access)
-        return (info, secrets)
+        let write = Task { [store = context.store] in try await store.createBoard(info, access: secrets.access) }
+        switch await Deadline.wait(for: write, within: context.configuration.storeTimeout) {
+        case .finished(.success):
+            return (info, secrets)
+        case .finished(.failure(let error)):
+            await abandoned.add(info.id, write: write)
+            throw error
+        case .late:
+            await abandoned.add(info.id, write: write)
+            throw Deadline.Exceeded(limit: context.configuration.storeTimeout)
+        }
     }
 
     /// Deletes the board (see `BoardRoom.delete`) and forgets its room.
@@ -77,13 +113,17 @@ actor BoardRegistry {
         try await room.delete()
     }
 
+    /// The newest boards, or `Deadline.Exceeded` when the store does not answer in time.
     func boards(limit: Int) async throws -> [BoardInfo] {
-        try await context.store.boards(limit: limit)
+        try await Deadline.run(within: context.configuration.storeTimeout) { [store = context.store] in
+            try await store.boards(limit: limit)
+        }
     }
 
     /// Closes every room once what it applied is durable: the server is stopping, and the store
     /// stops after this.
     func shutDown() async {
+        await abandoned.stop()
         let closing = Array(rooms.values)
         rooms = [:]
         await withTaskGroup(of: Void.self) { group in

@@ -126,24 +126,23 @@ actor BoardRoom {
         state.access.flatMap { BoardSecrets.recover(owner: ownerSecret, access: $0) }
     }
 
-    /// Replaces the edit or view link, derived from the owner secret; the old link stops at once
-    /// (its sockets close, 4403). Returns the new secret, or nil when `ownerSecret` is not the board's.
-    func replaceLink(_ role: BoardRole, ownerSecret: String) async throws -> String? {
-        precondition(role != .owner, "the owner link is not replaced")
-        guard !state.isClosed, let access = state.access, let secrets = BoardSecrets.recover(owner: ownerSecret, access: access) else { return nil }
-        let replaced = secrets.replacing(role)
-        // Taken over before the store is written, so a replacement of the other link that runs
-        // while this one waits builds on this one instead of undoing it.
-        state.access = replaced.access
+    /// Changes who may reach the board (`BoardRoom+Links.swift`): `change` reads the links as they
+    /// are (nil: no change). They are taken over before the store is written, so a change that runs
+    /// while this one waits builds on it instead of undoing it, and put back if the store refuses;
+    /// then the sockets of the roles it ends close (4403). Nil when the room has closed.
+    func changeAccess<Result: Sendable>(_ change: @Sendable (BoardAccess?) -> AccessChange<Result>?) async throws -> Result? {
+        guard !state.isClosed, let change = change(state.access) else { return nil }
+        let previous = state.access
+        state.access = change.access
         do {
-            try await linkWrites.then { [store = context.store, boardID] in try await store.setAccess(replaced.access, boardID: boardID) }.value
+            try await linkWrites.then { [store = context.store, boardID] in try await store.setAccess(change.access, boardID: boardID) }.value
         } catch {
-            if state.access == replaced.access { state.access = access }  // not stored: the old link holds
+            if state.access == change.access { state.access = previous }  // not stored: the old links hold
             throw error
         }
-        perform(state.endRoles([role]))
-        logger.notice("replaced a link", metadata: ["tb.role": "\(role.rawValue)"])
-        return replaced.secret(for: role)
+        perform(state.endRoles(change.ending))
+        logger.notice(change.log, metadata: change.metadata)
+        return change.result
     }
 
     /// Deletes the board once everything applied is stored: everyone on it is closed (4410) and
@@ -151,7 +150,7 @@ actor BoardRoom {
     func delete() async throws {
         await close(.deleted)
         try await context.store.deleteBoard(id: boardID)
-        logger.notice("deleted the board")
+        logger.notice("deleted the board", metadata: ["tb.event": "board.deleted"])
     }
 
     /// Closes the room once everything it applied is durable (the board is deleted, the server stops).
@@ -279,6 +278,6 @@ actor BoardRoom {
         saver.discardWaiting()
         let closing = RoomClosing.table(reason)
         guard let level = closing.logLevel else { return }
-        logger.log(level: level, "\(closing.logMessage)", metadata: reason.detail.map { ["tb.error": "\($0)"] })
+        logger.log(level: level, "\(closing.logMessage)", metadata: reason.logMetadata)
     }
 }

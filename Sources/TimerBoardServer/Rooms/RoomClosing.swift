@@ -21,6 +21,24 @@ enum RoomCloseReason: Equatable, Sendable {
         self = (error as? StoreError)?.kind == .revisionConflict ? .lostClaim("\(error)") : .storeFailed(String(reflecting: error))
     }
 
+    /// The reason's stable name, for the log (`tb.reason` of `board.unloaded`).
+    var name: String {
+        switch self {
+        case .idle: "idle"
+        case .deleted: "deleted"
+        case .storeFailed: "store_failed"
+        case .lostClaim: "lost_claim"
+        case .shutdown: "shutdown"
+        }
+    }
+
+    /// The fields of its `board.unloaded` line.
+    var logMetadata: Logger.Metadata {
+        var metadata: Logger.Metadata = ["tb.event": "board.unloaded", "tb.reason": "\(name)"]
+        if let detail { metadata["tb.error"] = "\(detail)" }
+        return metadata
+    }
+
     /// What went wrong, for the log.
     var detail: String? {
         switch self {
@@ -62,18 +80,18 @@ struct RoomClosing: Equatable {
         case .storeFailed:
             RoomClosing(
                 code: .unexpectedServerError, message: "the board failed to store an edit; rejoin with since", tellsOtherNodes: true,
-                forgetsAccess: false, count: nil, logLevel: .error, logMessage: "the store failed; closing the board"
+                forgetsAccess: false, count: nil, logLevel: .error, logMessage: "unloaded the board: the store failed"
             )
         case .lostClaim:
             RoomClosing(
                 code: closeCode(1012), message: "the board changed on another node; rejoin with since", tellsOtherNodes: true,
                 forgetsAccess: false, count: .revisionClaimLost, logLevel: .notice,
-                logMessage: "another node wrote the board first; reloading it"
+                logMessage: "unloaded the board: another node wrote it first; it loads again at the next join"
             )
         case .shutdown:
             RoomClosing(
                 code: .goingAway, message: "the server is stopping; rejoin with since", tellsOtherNodes: true, forgetsAccess: false,
-                count: nil, logLevel: nil, logMessage: "the server is stopping"
+                count: nil, logLevel: .debug, logMessage: "unloaded the board: the server is stopping"
             )
         }
     }

@@ -12,7 +12,7 @@ struct Bench: AsyncParsableCommand {
         commandName: "timerboard-bench",
         abstract: "Measure a running TimerBoard server.",
         subcommands: [
-            Fanout.self, Saturate.self, SlowConsumers.self, JoinStorm.self, AckedEdits.self, TimerExpiry.self, TimerSequences.self,
+            Fanout.self, Saturate.self, SlowConsumers.self, JoinStorm.self, AckedEdits.self, TimerExpiry.self, TimerSequences.self, ScheduledStarts.self,
             IdleConnections.self,
             Churn.self,
         ]
@@ -328,6 +328,32 @@ struct Bench: AsyncParsableCommand {
                     result.timers,
                     result.subscribers,
                     result.completionsSeen,
+                    result.lateness["p50"] ?? 0,
+                    result.lateness["p99"] ?? 0,
+                    result.lateness["max"] ?? 0
+                )
+            )
+            try common.write(result)
+        }
+    }
+
+    struct ScheduledStarts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Timers scheduled to start at instants: lateness of each start at the clients.")
+        @OptionGroup var common: Common
+        @Option(help: "Scheduled timers.") var timers = 1_000
+        @Option(help: "Seconds the starts are spread over.") var spread = 10.0
+        @Option(help: "Subscribed clients measuring.") var subscribers = 10
+
+        func run() async throws {
+            common.begin()
+            let result = try await ScheduledStartBench.run(server: common.server, timers: timers, subscribers: subscribers, spreadSeconds: spread)
+            print(
+                String(
+                    format: "scheduled starts: %d timers over %.0f s, %d clients, %d starts seen: lateness p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                    result.timers,
+                    result.spreadSeconds,
+                    result.subscribers,
+                    result.startsSeen,
                     result.lateness["p50"] ?? 0,
                     result.lateness["p99"] ?? 0,
                     result.lateness["max"] ?? 0

@@ -107,7 +107,61 @@ public final class PostgresBoardStore: BoardStore {
                 )
                 """,
             ]
-        )
+        ),
+        // Endpoints go with their board, attempts with their endpoint; deliveries outlive both
+        // (they hold their URL and secret), so they have no foreign key.
+        (
+            "v2: webhooks",
+            [
+                """
+                CREATE TABLE webhook (
+                    id TEXT PRIMARY KEY,
+                    board_id TEXT NOT NULL REFERENCES board (id) ON DELETE CASCADE,
+                    url TEXT NOT NULL,
+                    secret TEXT NOT NULL,
+                    events TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    enabled BOOLEAN NOT NULL DEFAULT TRUE,
+                    disabled_reason TEXT,
+                    failing_since BIGINT
+                )
+                """,
+                "CREATE INDEX webhook_board_id ON webhook (board_id)",
+                """
+                CREATE TABLE webhook_attempt (
+                    id BIGSERIAL PRIMARY KEY,
+                    webhook_id TEXT NOT NULL REFERENCES webhook (id) ON DELETE CASCADE,
+                    message_id TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    time BIGINT NOT NULL,
+                    status INTEGER,
+                    error TEXT,
+                    duration_ms BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX webhook_attempt_webhook_id ON webhook_attempt (webhook_id, time)",
+                """
+                CREATE TABLE webhook_delivery (
+                    id TEXT PRIMARY KEY,
+                    webhook_id TEXT NOT NULL,
+                    board_id TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    secret TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    next_attempt_at BIGINT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    locked_until BIGINT,
+                    coalesce_key TEXT UNIQUE
+                )
+                """,
+                "CREATE INDEX webhook_delivery_due ON webhook_delivery (next_attempt_at)",
+                "CREATE INDEX webhook_delivery_webhook_id ON webhook_delivery (webhook_id)",
+                "CREATE TABLE webhook_once (key TEXT PRIMARY KEY, keep_until BIGINT NOT NULL)",
+                "CREATE INDEX webhook_once_keep_until ON webhook_once (keep_until)",
+            ]
+        ),
     ]
 
     private static func migrate(_ client: PostgresClient, logger: Logger) async throws {
@@ -135,7 +189,7 @@ public final class PostgresBoardStore: BoardStore {
 
     /// Runs `body` in one transaction on one pooled connection: committed when it returns,
     /// rolled back when it throws.
-    private func transaction<Result: Sendable>(
+    func transaction<Result: Sendable>(
         readOnly: Bool = false,
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
@@ -190,7 +244,7 @@ public final class PostgresBoardStore: BoardStore {
 
     /// Rings every node about a change of the board's title, links or existence (the caller's
     /// transaction sends it at commit, or never if it rolls back).
-    private static func notifyBoardChanged(_ boardID: String, _ connection: PostgresConnection, logger: Logger) async throws {
+    static func notifyBoardChanged(_ boardID: String, _ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT pg_notify(\(changesChannel), \("board \(boardID)"))", logger: logger).collect()
     }
 
@@ -204,10 +258,12 @@ public final class PostgresBoardStore: BoardStore {
         guard updated == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
     }
 
-    public func deleteBoard(id: String) async throws {
+    public func deleteBoard(id: String, deliveries: [WebhookDelivery]) async throws {
         let logger = logger
-        // The log and the snapshot go with the board (ON DELETE CASCADE).
+        // The log, the snapshot and the endpoints go with the board (ON DELETE CASCADE); the
+        // deliveries are added first, while their endpoints are there.
         let deleted = try await transaction { connection in
+            try await Self.insert(deliveries, connection, logger: logger)
             let count = try await connection.query("DELETE FROM board WHERE id = \(id) RETURNING 1", logger: logger).collect().count
             try await Self.notifyBoardChanged(id, connection, logger: logger)
             return count
@@ -275,7 +331,8 @@ public final class PostgresBoardStore: BoardStore {
                 snapshotRevision: snapshotRevision,
                 revision: revision,
                 log: log,
-                retained: retained
+                retained: retained,
+                webhooks: try await Self.webhooks(connection.query(Self.webhookQuery(boardID: id), logger: logger))
             )
         }
     }
@@ -327,7 +384,7 @@ public final class PostgresBoardStore: BoardStore {
 
     // MARK: Appends
 
-    public func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws {
+    public func append(_ changesets: [StoredChangeset], snapshot: Board?, deliveries: [WebhookDelivery]) async throws {
         guard let first = changesets.first, let last = changesets.last else { return }
         let boardID = first.boardID
         guard changesets.allSatisfy({ $0.boardID == boardID }), changesets.enumerated().allSatisfy({ $1.revision == first.revision + Int64($0) })
@@ -339,7 +396,7 @@ public final class PostgresBoardStore: BoardStore {
         let logger = logger
         let format = StoredFormat.current.rawValue
         do {
-            guard let snapshot else {
+            guard snapshot != nil || !deliveries.isEmpty else {
                 // One statement is a transaction of its own: one round trip for the whole append.
                 guard try await Self.claimed(client.execute(claim, logger: logger)) == changesets.count else {
                     throw try await Self.notClaimed(
@@ -358,6 +415,8 @@ public final class PostgresBoardStore: BoardStore {
                         connection.query("SELECT 1 FROM board WHERE id = \(boardID)", logger: logger)
                     )
                 }
+                try await Self.insert(deliveries, connection, logger: logger)
+                guard let snapshot else { return }
                 let content = String(decoding: StoredFormat.encode(snapshot), as: UTF8.self)
                 try await connection.query(
                     """

@@ -141,11 +141,16 @@ public protocol BoardStore: Sendable {
     func deleteWebhook(id: String, boardID: String) async throws -> Bool
     /// The board's endpoints, oldest first, each with its last `webhookAttemptsKept` attempts.
     func webhooks(boardID: String) async throws -> [WebhookReport]
+    /// The boards that have an enabled endpoint, in id order.
+    func boardsWithWebhooks() async throws -> [String]
     /// Adds deliveries that no changeset caused (a timer's warning), with the rules of `append`.
     func enqueue(_ deliveries: [WebhookDelivery]) async throws
     /// Leases up to `limit` deliveries due at `now`, earliest first, until `leaseUntil`: no other
     /// caller (on any node) gets them meanwhile. A `coalesceKey` is cleared as its send begins.
     func claimDeliveries(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [WebhookDelivery]
+    /// When the earliest delivery can next be claimed (its due time, or its lease's end), or
+    /// nil when the outbox is empty: how long a sender may sleep.
+    func nextDeliveryTime() async throws -> Int64?
     /// Records an attempt at a leased delivery and what it means: delivered or failed, the
     /// delivery leaves the outbox; retried, it waits until then, unleased. The endpoint's
     /// `failingSince` is set by a failure (if not set) and cleared by a success. Returns the

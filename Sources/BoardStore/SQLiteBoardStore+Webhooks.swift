@@ -61,6 +61,10 @@ extension SQLiteBoardStore {
         }
     }
 
+    public func boardsWithWebhooks() async throws -> [String] {
+        try await pool.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT boardID FROM webhook WHERE enabled = 1 ORDER BY boardID") }
+    }
+
     public func enqueue(_ deliveries: [WebhookDelivery]) async throws {
         guard !deliveries.isEmpty else { return }
         try await pool.write { db in try Self.insert(deliveries, db) }
@@ -94,6 +98,12 @@ extension SQLiteBoardStore {
                     attempts: row["attempts"]
                 )
             }.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+        }
+    }
+
+    public func nextDeliveryTime() async throws -> Int64? {
+        try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT min(max(nextAttemptAt, COALESCE(lockedUntil, 0))) FROM webhook_delivery")
         }
     }
 

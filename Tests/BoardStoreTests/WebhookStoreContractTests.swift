@@ -89,7 +89,9 @@ import Testing
         try await store.append([Contract.changeset("b", 2, [.updateSection("s", SectionPatch(title: "T"))])], snapshot: Board(), deliveries: [Self.delivery("msg_b")])
         let reopened = try await kind.open(location, 1_000)
         #expect(try await reopened.pendingDeliveryCount() == 3, "the one for no endpoint is left out")
+        #expect(try await reopened.nextDeliveryTime() == 100)
         #expect(try await Self.claimIDs(reopened) == ["msg_a", "msg_b"])
+        #expect(try await reopened.nextDeliveryTime() == 5_000, "the earliest not leased")
         #expect(try await Self.claimIDs(reopened).isEmpty, "leased")
         #expect(try await Self.claimIDs(reopened, now: 11_000) == ["msg_a", "msg_b", "msg_later"], "the lease ran out")
         // A failed append stores none of its deliveries.
@@ -166,12 +168,15 @@ import Testing
         let store = try await Self.storeWithEndpoint(kind)
         try await store.createWebhook(Self.endpoint("wh2", createdAt: 2), limit: 10)
         try await store.enqueue([Self.delivery("msg_1"), Self.delivery("msg_2", webhook: "wh2")])
+        #expect(try await store.boardsWithWebhooks() == ["b"])
         try await store.disableWebhook(id: "wh1", boardID: "b", reason: "failing since then")
         try await store.enqueue([Self.delivery("msg_3")])
         let disabled = try #require(try await store.loadBoard(id: "b")?.webhooks.first)
         #expect(!disabled.enabled && disabled.disabledReason == "failing since then")
         #expect(try await store.deleteWebhook(id: "wh2", boardID: "b"))
         #expect(try await store.pendingDeliveryCount() == 0)
+        #expect(try await store.nextDeliveryTime() == nil)
+        #expect(try await store.boardsWithWebhooks().isEmpty, "only a disabled endpoint is left")
     }
 
     @Test(arguments: Contract.kinds)

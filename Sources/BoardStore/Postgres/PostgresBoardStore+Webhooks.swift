@@ -78,6 +78,16 @@ extension PostgresBoardStore {
         }
     }
 
+    public func boardsWithWebhooks() async throws -> [String] {
+        var boards: [String] = []
+        for try await id in try await client.query("SELECT DISTINCT board_id FROM webhook WHERE enabled ORDER BY board_id", logger: logger)
+            .decode(String.self)
+        {
+            boards.append(id)
+        }
+        return boards
+    }
+
     public func enqueue(_ deliveries: [WebhookDelivery]) async throws {
         guard !deliveries.isEmpty else { return }
         let logger = logger
@@ -119,6 +129,16 @@ extension PostgresBoardStore {
             )
         }
         return claimed.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+    }
+
+    public func nextDeliveryTime() async throws -> Int64? {
+        var next: Int64?
+        let rows = try await client.query(
+            "SELECT min(GREATEST(next_attempt_at, COALESCE(locked_until, 0))) FROM webhook_delivery",
+            logger: logger
+        )
+        for try await value in rows.decode(Int64?.self) { next = value }
+        return next
     }
 
     public func recordAttempt(_ attempt: WebhookAttempt, of delivery: WebhookDelivery, outcome: WebhookAttemptOutcome) async throws

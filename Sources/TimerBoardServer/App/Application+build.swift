@@ -52,8 +52,26 @@ func assemble(
         )
         logger.info("serving as a node of a cluster", metadata: ["tb.node": "\(nodeID)"])
     }
+    let webhookOutbox = WebhookOutbox(store: store, logger: logger)
     let registry = BoardRegistry(
-        context: RoomContext(store: store, configuration: configuration, clock: clock, metrics: metrics, otherNodes: otherNodes, logger: logger)
+        context: RoomContext(
+            store: store,
+            configuration: configuration,
+            clock: clock,
+            metrics: metrics,
+            otherNodes: otherNodes,
+            webhooks: webhookOutbox,
+            logger: logger
+        )
+    )
+    let dispatcher = WebhookDispatcher(
+        store: store,
+        outbox: webhookOutbox,
+        registry: registry,
+        settings: WebhookDispatcher.Settings(configuration),
+        clock: clock,
+        metrics: metrics,
+        logger: logger
     )
     let heartbeat = Heartbeat(interval: configuration.heartbeatInterval, shutdownGrace: configuration.shutdownGrace) { closed in
         metrics.heartbeatClosed(closed)
@@ -65,7 +83,7 @@ func assemble(
         middleware: StaticFileMiddleware(webRoot: WebRoot(path: configuration.webRoot), maxFileBytes: configuration.maxStaticFileBytes, logger: logger)
     )
     HealthRoutes(registry: registry, store: store, readiness: readiness, storeTimeout: .seconds(2)).addRoutes(to: router)
-    MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken).addRoutes(to: router)
+    MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken, store: store).addRoutes(to: router)
     PageRoutes(webRoot: configuration.webRoot).addRoutes(to: router)
     let boards = BoardsController(
         registry: registry,
@@ -82,6 +100,16 @@ func assemble(
         limits: configuration.limits,
         editLimiter: AddressRateLimiter(perMinute: configuration.editsPerSecond * 60, burst: Double(configuration.editBurst)),
         trustedProxies: configuration.trustedProxies,
+        clock: clock
+    )
+    .addRoutes(to: router.group("api/boards"))
+    WebhookRoutes(
+        boards: boards,
+        store: store,
+        registrationLimiter: AddressRateLimiter(perMinute: configuration.webhooksPerMinute, burst: Double(configuration.webhookBurst)),
+        trustedProxies: configuration.trustedProxies,
+        allowPrivate: configuration.allowPrivateWebhooks,
+        perBoard: configuration.webhooksPerBoard,
         clock: clock
     )
     .addRoutes(to: router.group("api/boards"))
@@ -121,11 +149,28 @@ func assemble(
             accept: sessions.accept
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
-        // Shut down after the server (services stop in reverse order): the heartbeat then waits
-        // for the WebSocket connections, which hold no task the server would wait for.
-        services: [heartbeat],
+        // Shut down after the server (services stop in reverse order): the webhooks' dispatcher
+        // claims nothing more and finishes its sends, then the heartbeat waits for the WebSocket
+        // connections, which hold no task the server would wait for. Both stop before the store.
+        services: [heartbeat, dispatcher],
         logger: logger
     )
     let follower = otherNodes.map { ClusterFollower(feed: $0.feed, presence: $0, registry: registry, logger: logger) }
     return AssembledServer(application: application, registry: registry, follower: follower)
+}
+
+extension WebhookDispatcher.Settings {
+    /// The dispatcher's values from the server's configuration.
+    init(_ configuration: ServerConfiguration) {
+        self.init(
+            policy: WebhookRetryPolicy(
+                schedule: configuration.webhookRetrySchedule.map(\.milliseconds),
+                disableAfter: configuration.webhookDisableAfter.milliseconds
+            ),
+            allowPrivate: configuration.allowPrivateWebhooks,
+            connectTimeout: configuration.webhookConnectTimeout,
+            timeout: configuration.webhookTimeout,
+            concurrency: configuration.webhookConcurrency
+        )
+    }
 }

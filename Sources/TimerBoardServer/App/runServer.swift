@@ -11,7 +11,7 @@ public func runServer(configuration: ServerConfiguration, logger: Logger) async 
     let store = try await BoardStoreChoice(configuration).open(missing: .create, logger: logger)
     let readiness = ServerReadiness()
     let server = assemble(configuration: configuration, store: store, clock: SystemClock(), readiness: readiness, logger: logger)
-    var services: [any Service] = [StoreService(store: store, logger: logger), RoomsService(registry: server.registry)]
+    var services: [any Service] = [StoreService(store: store, logger: logger), RoomsService(registry: server.registry, logger: logger)]
     if let follower = server.follower { services.append(follower) }
     services += [server.application, DrainService(readiness: readiness, delay: configuration.drainDelay, logger: logger)]
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -1,3 +1,4 @@
+import BoardStore
 import Hummingbird
 import NIOCore
 import TimerBoardTransport
@@ -12,6 +13,8 @@ struct MetricsRoutes {
     let registry: BoardRegistry
     let heartbeat: Heartbeat
     let adminToken: String?
+    /// The store, for the length of the webhooks' outbox.
+    let store: any BoardStore
 
     func addRoutes(to router: Router<TimerBoardRequestContext>) {
         router.get("/metrics") { request, _ -> Response in
@@ -24,6 +27,8 @@ struct MetricsRoutes {
                     )
                 }
             }
+            // A store that cannot answer leaves the last figure: the scrape still answers.
+            if let pending = try? await store.pendingDeliveryCount() { metrics.webhooksPending(pending) }
             let text = metrics.collect(
                 connections: heartbeat.connectionCount,
                 liveBoards: await registry.liveRoomCount,

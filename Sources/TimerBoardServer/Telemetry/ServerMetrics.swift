@@ -39,6 +39,8 @@ final class ServerMetrics: Sendable {
     private let finishedTimers: CoreMetrics.Counter
     private let heartbeatCloses: CoreMetrics.Counter
     private let lostClaims: CoreMetrics.Counter
+    private let webhookDeliveries: [WebhookAttemptOutcome.Kind: CoreMetrics.Counter]
+    private let webhookPending: CoreMetrics.Gauge
 
     /// Histogram buckets for the store's commits and for edits waiting on them: an fsync takes
     /// 0.1 to 10 ms on a local disk, a busy group commit longer.
@@ -85,6 +87,11 @@ final class ServerMetrics: Sendable {
         finishedTimers = counter("timerboard_timers_finished_total")
         heartbeatCloses = counter("timerboard_heartbeat_closes_total")
         lostClaims = counter("timerboard_revision_claims_lost_total")
+        // Webhooks (issue 31): each attempt's outcome, and the outbox's length at the scrape.
+        webhookDeliveries = Dictionary(
+            uniqueKeysWithValues: WebhookAttemptOutcome.Kind.allCases.map { ($0, counter("timerboard_webhook_deliveries_total", [("result", $0.rawValue)])) }
+        )
+        webhookPending = gauge("timerboard_webhook_pending")
     }
 
     // MARK: Counting (any thread)
@@ -148,6 +155,16 @@ final class ServerMetrics: Sendable {
         if count > 0 { heartbeatCloses.increment(by: count) }
     }
 
+    /// A webhook attempt ended: delivered, to be retried, or failed for good.
+    func webhookAttempted(_ outcome: WebhookAttemptOutcome) {
+        webhookDeliveries[outcome.kind]?.increment()
+    }
+
+    /// Deliveries waiting in the store's outbox, read at the scrape.
+    func webhooksPending(_ count: Int) {
+        webhookPending.record(count)
+    }
+
     // MARK: Scraping
 
     /// Reads the gauges from their owners, then writes everything in Prometheus's text format.
@@ -166,5 +183,20 @@ extension CoreMetrics.Timer {
     fileprivate func recordInterval(since start: ContinuousClock.Instant, end: ContinuousClock.Instant) {
         let elapsed = start.duration(to: end).components
         recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+    }
+}
+
+extension WebhookAttemptOutcome {
+    /// The `result` label of `timerboard_webhook_deliveries_total`.
+    enum Kind: String, CaseIterable {
+        case delivered, retried, failed
+    }
+
+    var kind: Kind {
+        switch self {
+        case .delivered: .delivered
+        case .retry: .retried
+        case .failed: .failed
+        }
     }
 }

@@ -11,8 +11,10 @@ import Darwin
 /// `WebhookAddressPolicy`. Asked at registration and again before each send, since what a name
 /// resolves to can change in between.
 enum WebhookTarget {
-    /// Every address of `url`'s host, or why it may not be sent to.
+    /// Every address of `url`'s host, or why it may not be sent to. With `allowPrivate` every
+    /// target is allowed and nothing is resolved (none: the sender connects by name).
     static func check(_ url: WebhookURL, allowPrivate: Bool) async -> Result<[IPAddress], WebhookURL.Problem> {
+        guard !allowPrivate else { return .success([]) }
         let addresses: [IPAddress]
         if let literal = IPAddress(url.host) {
             addresses = [literal]
@@ -23,7 +25,6 @@ enum WebhookTarget {
                 return .failure(WebhookURL.Problem(description: "url's host \(url.host) does not resolve (\(error))"))
             }
         }
-        guard !allowPrivate else { return .success(addresses) }
         for address in addresses {
             if let refusal = WebhookAddressPolicy.refusal(for: address) {
                 return .failure(

@@ -164,7 +164,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most webhook endpoints per board.") var maxWebhooksPerBoard = defaults.webhooksPerBoard
     @Option(help: "Webhook endpoints one client address may register a minute on average (0: no limit); more gets 429.")
     var webhooksPerMinute = defaults.webhooksPerMinute
-    @Option(help: "Webhook endpoints one client address may register at once before --webhooks-per-minute applies.")
+    @Option(help: "Webhook endpoints one client address may register at once.")
     var webhookBurst = defaults.webhookBurst
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(help: "Log format: text (for people) or json (one object per line).") var logFormat = LogFormat.text

@@ -10,7 +10,7 @@ import urllib.request
 
 from openapi_spec_validator import validate
 
-from conftest import ADMIN_TOKEN, ROOT
+from conftest import ADMIN_TOKEN, BINARY, ROOT
 from raw_websocket import RawClient
 
 DOCUMENT = ROOT / "web-static" / "api" / "openapi.json"
@@ -37,6 +37,8 @@ def test_the_document_is_valid_openapi_3_1_and_is_what_the_server_serves(server)
     document = json.loads(DOCUMENT.read_text())
     validate(document)
     assert document["openapi"].startswith("3.1")
+    version = subprocess.run([str(BINARY), "--version"], check=True, capture_output=True, text=True).stdout.split()[1]
+    assert document["info"]["version"] == version, "the document's version is not the server's"
     with urllib.request.urlopen(server.http + "/api/openapi.json") as response:
         assert response.status == 200 and response.headers["Content-Type"].startswith("application/json")
         assert json.load(response) == document

@@ -107,7 +107,11 @@ extension SQLiteBoardStore {
         }
     }
 
-    public func recordAttempt(_ attempt: WebhookAttempt, of delivery: WebhookDelivery, outcome: WebhookAttemptOutcome) async throws
+    public func recordAttempt(
+        _ attempt: WebhookAttempt,
+        of delivery: WebhookDelivery,
+        outcome: WebhookAttemptOutcome
+    ) async throws
         -> WebhookEndpoint?
     {
         try await pool.write { db -> WebhookEndpoint? in

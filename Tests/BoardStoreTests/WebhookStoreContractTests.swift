@@ -86,7 +86,11 @@ import Testing
             deliveries: [Self.delivery("msg_a"), Self.delivery("msg_later", due: 5_000), Self.delivery("msg_gone", webhook: "wh_none")]
         )
         // A snapshot takes the other path of an append; its deliveries are stored all the same.
-        try await store.append([Contract.changeset("b", 2, [.updateSection("s", SectionPatch(title: "T"))])], snapshot: Board(), deliveries: [Self.delivery("msg_b")])
+        try await store.append(
+            [Contract.changeset("b", 2, [.updateSection("s", SectionPatch(title: "T"))])],
+            snapshot: Board(),
+            deliveries: [Self.delivery("msg_b")]
+        )
         let reopened = try await kind.open(location, 1_000)
         #expect(try await reopened.pendingDeliveryCount() == 3, "the one for no endpoint is left out")
         #expect(try await reopened.nextDeliveryTime() == 100)
@@ -126,7 +130,15 @@ import Testing
         try await store.enqueue([Self.delivery("msg_1", once: "warning:wh1:t:5:0", onceUntil: 3_000)])
         try await store.enqueue([Self.delivery("msg_2", once: "warning:wh1:t:5:0", onceUntil: 3_000)])
         #expect(try await Self.claimIDs(store) == ["msg_1"])
-        let attempt = WebhookAttempt(webhookID: "wh1", messageID: "msg_1", event: "timer.warning", time: 1_000, status: 200, error: nil, durationMs: 3)
+        let attempt = WebhookAttempt(
+            webhookID: "wh1",
+            messageID: "msg_1",
+            event: "timer.warning",
+            time: 1_000,
+            status: 200,
+            error: nil,
+            durationMs: 3
+        )
         try await store.recordAttempt(attempt, of: Self.delivery("msg_1"), outcome: .delivered)
         try await store.enqueue([Self.delivery("msg_3", once: "warning:wh1:t:5:0", onceUntil: 3_000)])
         #expect(try await store.pendingDeliveryCount() == 0, "sent once is enough")
@@ -141,7 +153,15 @@ import Testing
         try await store.enqueue([Self.delivery("msg_1"), Self.delivery("msg_2")])
         let claimed = try await store.claimDeliveries(now: 1_000, limit: 10, leaseUntil: 60_000)
         func attempt(_ id: String, at time: Int64, status: Int?) -> WebhookAttempt {
-            WebhookAttempt(webhookID: "wh1", messageID: id, event: "timer.finished", time: time, status: status, error: status == nil ? "refused" : nil, durationMs: 2)
+            WebhookAttempt(
+                webhookID: "wh1",
+                messageID: id,
+                event: "timer.finished",
+                time: time,
+                status: status,
+                error: status == nil ? "refused" : nil,
+                durationMs: 2
+            )
         }
         var endpoint = try await store.recordAttempt(attempt("msg_1", at: 1_000, status: 500), of: claimed[0], outcome: .retry(at: 6_000))
         #expect(endpoint?.failingSince == 1_000)

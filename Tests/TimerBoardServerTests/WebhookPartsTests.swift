@@ -51,7 +51,9 @@ import Testing
         #expect(WebhookAddressPolicy.refusal(for: address) != nil)
     }
 
-    @Test(arguments: ["93.184.215.14", "8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:1.1.1.1", "64:ff9b::808:808"])
+    @Test(arguments: [
+        "93.184.215.14", "8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:1.1.1.1", "64:ff9b::808:808",
+    ])
     func addressesOnTheInternetAreAccepted(_ text: String) throws {
         let address = try #require(IPAddress(text))
         #expect(WebhookAddressPolicy.refusal(for: address) == nil)

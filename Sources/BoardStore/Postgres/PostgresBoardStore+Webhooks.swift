@@ -141,7 +141,11 @@ extension PostgresBoardStore {
         return next
     }
 
-    public func recordAttempt(_ attempt: WebhookAttempt, of delivery: WebhookDelivery, outcome: WebhookAttemptOutcome) async throws
+    public func recordAttempt(
+        _ attempt: WebhookAttempt,
+        of delivery: WebhookDelivery,
+        outcome: WebhookAttemptOutcome
+    ) async throws
         -> WebhookEndpoint?
     {
         let logger = logger

@@ -83,7 +83,8 @@ func assemble(
         middleware: StaticFileMiddleware(webRoot: WebRoot(path: configuration.webRoot), maxFileBytes: configuration.maxStaticFileBytes, logger: logger)
     )
     HealthRoutes(registry: registry, store: store, readiness: readiness, storeTimeout: .seconds(2)).addRoutes(to: router)
-    MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken, store: store).addRoutes(to: router)
+    MetricsRoutes(metrics: metrics, registry: registry, heartbeat: heartbeat, adminToken: configuration.adminToken, store: store)
+        .addRoutes(to: router)
     PageRoutes(webRoot: configuration.webRoot).addRoutes(to: router)
     let boards = BoardsController(
         registry: registry,

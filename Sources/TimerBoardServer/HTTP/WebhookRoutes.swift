@@ -153,7 +153,9 @@ struct WebhookRoutes {
             return .failure(HTTPAnswer(.contentTooLarge, .tooLarge, "the body must be at most \(maxBodyBytes) bytes"))
         }
         guard case .object(let fields)? = JSONValue.parse(Data(body.readableBytesView)) else {
-            return .failure(HTTPAnswer(.badRequest, .badJSON, #"the body must be a JSON object, such as {"url":"https://…","events":["timer.finished"]}"#))
+            return .failure(
+                HTTPAnswer(.badRequest, .badJSON, #"the body must be a JSON object, such as {"url":"https://…","events":["timer.finished"]}"#)
+            )
         }
         guard case .string(let text)? = fields["url"] else {
             return .failure(HTTPAnswer(.badRequest, .invalidField, "url must be a string"))

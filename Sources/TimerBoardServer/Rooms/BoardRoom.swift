@@ -210,7 +210,9 @@ actor BoardRoom {
                 saver.enqueue(PendingSave(changeset: changeset, snapshot: snapshot, deliveries: deliveries, appliedAt: .now))
             case .enqueueDeliveries(let deliveries): context.webhooks.enqueue(deliveries)
             case .wakeForWarnings(let instant):
-                work.wakeForWarnings(at: instant, clock: context.clock) { [weak self] in await self?.run { $0.perform($0.state.warningsDue(now: $0.context.clock.now())) } }
+                work.wakeForWarnings(at: instant, clock: context.clock) { [weak self] in
+                    await self?.run { $0.perform($0.state.warningsDue(now: $0.context.clock.now())) }
+                }
             case .catchUp(let revision): work.catchUp { [weak self] in await self?.readOtherNodes(after: revision) }
             case .wakeAt(let deadline): wake(at: deadline)
             case .flushPresenceLater:

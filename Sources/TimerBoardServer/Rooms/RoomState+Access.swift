@@ -26,7 +26,7 @@ extension RoomState {
 
     /// The store's title, links and webhook endpoints for the board, as another node (or this
     /// one) left them.
-    mutating func storedBoardChanged(title newTitle: String, access newAccess: BoardAccess?, webhooks stored: [WebhookEndpoint] = []) -> [Action] {
+    mutating func storedBoardChanged(title newTitle: String, access newAccess: BoardAccess?, webhooks stored: [WebhookEndpoint]) -> [Action] {
         guard !isClosed else { return [] }
         var actions = newTitle == title ? [] : renamed(to: newTitle)
         let ended = Self.rolesEnded(from: access, to: newAccess)

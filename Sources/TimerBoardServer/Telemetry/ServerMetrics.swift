@@ -89,7 +89,9 @@ final class ServerMetrics: Sendable {
         lostClaims = counter("timerboard_revision_claims_lost_total")
         // Webhooks (issue 31): each attempt's outcome, and the outbox's length at the scrape.
         webhookDeliveries = Dictionary(
-            uniqueKeysWithValues: WebhookAttemptOutcome.Kind.allCases.map { ($0, counter("timerboard_webhook_deliveries_total", [("result", $0.rawValue)])) }
+            uniqueKeysWithValues: WebhookAttemptOutcome.Kind.allCases.map {
+                ($0, counter("timerboard_webhook_deliveries_total", [("result", $0.rawValue)]))
+            }
         )
         webhookPending = gauge("timerboard_webhook_pending")
     }

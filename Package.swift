@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // The PostgreSQL store of a cluster: the shared log, and LISTEN/NOTIFY between nodes.
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
+        // The webhooks' HTTP client (timeouts, no redirects, TLS with the system's roots); already
+        // in the graph through HummingbirdTesting, so the server adds no new package.
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     ],
     targets: [
         // The domain: pure value types, no I/O, no framework.
@@ -106,6 +109,8 @@ let package = Package(
                 // `/metrics`: swift-metrics objects made by a Prometheus factory per application.
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // Webhook deliveries.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings
         ),

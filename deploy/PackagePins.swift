@@ -12,7 +12,6 @@
 // exactly what the build resolves. After changing a version in Package.swift: `swift package
 // update`, then copy the new versions from Package.resolved here (the test names any that differ).
 package.dependencies += [
-    .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     .package(url: "https://github.com/adam-fowler/compress-nio.git", exact: "1.5.0"),
     .package(url: "https://github.com/apple/swift-algorithms.git", exact: "1.2.1"),
     .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),

@@ -332,7 +332,8 @@ def test_presence_spans_nodes_and_is_never_stored(nodes, postgres):
     asyncio.run(scenario())
     # Presence travels as notifications only: nothing of it is in the database.
     tables = {row[0] for row in postgres.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
-    assert tables == {"board", "changeset", "snapshot", "timerboard_migration"}
+    assert tables == {"board", "changeset", "snapshot", "timerboard_migration",
+                      "webhook", "webhook_attempt", "webhook_delivery", "webhook_once"}
 
 
 def test_a_rename_a_replaced_link_and_a_delete_on_one_node_reach_sockets_on_the_other(nodes):

@@ -140,7 +140,7 @@ def test_every_flag_of_serve_has_a_working_variable(tmp_path, servers):
         "host": "127.0.0.1", "port": "0", "data-directory": str(tmp_path / "data"),
         "web-root": str(ROOT / "web-static"), "admin-token": ADMIN_TOKEN,
         "allowed-origin": "https://a.example", "trusted-proxy": "127.0.0.1,10.0.0.0/8",
-        "permessage-deflate": "false", "log-level": "info", "log-format": "text",
+        "permessage-deflate": "false", "log-level": "info", "log-format": "text", "allow-private-webhooks": "true",
     }
     env = clean_environment()
     for name in names:
@@ -150,7 +150,8 @@ def test_every_flag_of_serve_has_a_working_variable(tmp_path, servers):
             value = valid[name]
         else:
             # Every other option shows its default, which is a valid value.
-            default = re.search(r"--%s <[^>]+>.*?\(default: ([^)]+)\)" % re.escape(name), help_text, re.DOTALL)
+            # The help may wrap between "default:" and the value.
+            default = re.search(r"--%s <[^>]+>.*?\(default:\s+([^)\s]+)\)" % re.escape(name), help_text, re.DOTALL)
             assert default, f"--{name} has no default in --help; give the test a value for it"
             value = default.group(1)
         env["TIMERBOARD_" + name.upper().replace("-", "_")] = value

@@ -81,13 +81,34 @@ public struct StoredBoard: Hashable, Sendable {
     /// The retained changesets, oldest first, ending at `revision`: enough to resume clients
     /// and to recognise resent edits.
     public let recentChangesets: [StoredChangeset]
+    /// The endpoints its owner registered, oldest first.
+    public let webhooks: [WebhookEndpoint]
 
-    public init(info: BoardInfo, access: BoardAccess?, content: Board, revision: Int64, recentChangesets: [StoredChangeset]) {
+    public init(
+        info: BoardInfo,
+        access: BoardAccess?,
+        content: Board,
+        revision: Int64,
+        recentChangesets: [StoredChangeset],
+        webhooks: [WebhookEndpoint] = []
+    ) {
         self.info = info
         self.access = access
         self.content = content
         self.revision = revision
         self.recentChangesets = recentChangesets
+        self.webhooks = webhooks
+    }
+}
+
+/// An endpoint and its most recent attempts, newest first, for its owner.
+public struct WebhookReport: Hashable, Sendable {
+    public let endpoint: WebhookEndpoint
+    public let attempts: [WebhookAttempt]
+
+    public init(endpoint: WebhookEndpoint, attempts: [WebhookAttempt]) {
+        self.endpoint = endpoint
+        self.attempts = attempts
     }
 }
 
@@ -114,21 +135,71 @@ public protocol BoardStore: Sendable {
     ///
     /// Throws `StoreError.revisionConflict` unless the revisions continue the board's last one
     /// by one: a revision is written once, ever.
-    func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws
+    ///
+    /// `deliveries` (the webhooks' events these changesets caused) join the outbox in the same
+    /// transaction, so a crash loses neither or both; one whose endpoint is gone or disabled by
+    /// then is left out, and one with a `coalesceKey` already waiting replaces that one's payload.
+    func append(_ changesets: [StoredChangeset], snapshot: Board?, deliveries: [WebhookDelivery]) async throws
     /// Replaces who may reach the board. Throws `StoreError.boardNotFound` when there is none.
     func setAccess(_ access: BoardAccess, boardID: String) async throws
     /// Renames the board. Throws `StoreError.boardNotFound` when there is none.
     func renameBoard(id: String, title: String) async throws
-    /// Removes the board, its log and its snapshot. Throws `StoreError.boardNotFound` when there is none.
-    func deleteBoard(id: String) async throws
+    /// Removes the board, its log, its snapshot and its endpoints, and adds `deliveries` (its
+    /// `board.deleted` events) to the outbox in the same transaction. Throws
+    /// `StoreError.boardNotFound` when there is none.
+    func deleteBoard(id: String, deliveries: [WebhookDelivery]) async throws
     /// Lets go of the database (files, connections); call once, after the last write is durable.
     func close() async throws
     /// Returns when the store answers a small read, throws why not: what `/ready` and
     /// `timerboard_store_up` ask. A store may repair its connections here (PostgreSQL's pool).
     func check() async throws
+
+    // MARK: Webhooks
+
+    /// Adds an endpoint to its board. Throws `StoreError.boardNotFound` when there is no such
+    /// board, `StoreError.limitReached` when it has `limit` endpoints already.
+    func createWebhook(_ endpoint: WebhookEndpoint, limit: Int) async throws
+    /// Removes an endpoint, its attempts and its deliveries not sent yet; false when the board
+    /// has no such endpoint.
+    func deleteWebhook(id: String, boardID: String) async throws -> Bool
+    /// The board's endpoints, oldest first, each with its last `webhookAttemptsKept` attempts.
+    func webhooks(boardID: String) async throws -> [WebhookReport]
+    /// The boards that have an enabled endpoint, in id order.
+    func boardsWithWebhooks() async throws -> [String]
+    /// Adds deliveries that no changeset caused (a timer's warning), with the rules of `append`.
+    func enqueue(_ deliveries: [WebhookDelivery]) async throws
+    /// Leases up to `limit` deliveries due at `now`, earliest first, until `leaseUntil`: no other
+    /// caller (on any node) gets them meanwhile. A `coalesceKey` is cleared as its send begins.
+    func claimDeliveries(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [WebhookDelivery]
+    /// When the earliest delivery can next be claimed (its due time, or its lease's end), or
+    /// nil when the outbox is empty: how long a sender may sleep.
+    func nextDeliveryTime() async throws -> Int64?
+    /// Records an attempt at a leased delivery and what it means: delivered or failed, the
+    /// delivery leaves the outbox; retried, it waits until then, unleased. The endpoint's
+    /// `failingSince` is set by a failure (if not set) and cleared by a success. Returns the
+    /// endpoint as it is now, or nil when it is gone.
+    @discardableResult
+    func recordAttempt(_ attempt: WebhookAttempt, of delivery: WebhookDelivery, outcome: WebhookAttemptOutcome) async throws -> WebhookEndpoint?
+    /// Disables an endpoint with its reason and drops its deliveries not sent yet.
+    func disableWebhook(id: String, boardID: String, reason: String) async throws
+    /// How many deliveries wait to be sent (on a shared store: by every node).
+    func pendingDeliveryCount() async throws -> Int
+    /// Takes back the leases of senders that died with them: on a store only one node uses
+    /// (SQLite), every lease; a shared store waits for them to run out.
+    func releaseAbandonedLeases() async throws
 }
 
 extension BoardStore {
+    /// An append that causes no webhook delivery.
+    public func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws {
+        try await append(changesets, snapshot: snapshot, deliveries: [])
+    }
+
+    /// A delete that tells no endpoint.
+    public func deleteBoard(id: String) async throws {
+        try await deleteBoard(id: id, deliveries: [])
+    }
+
     public func check() async throws {
         _ = try await boards(limit: 1)
     }
@@ -157,6 +228,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The database could not be reached, or refused the statement: the message says what
         /// it said (PostgreSQL's own words and SQLSTATE), never a password.
         case unavailable
+        /// A board has as many of something (webhook endpoints) as it may.
+        case limitReached
     }
 
     public let kind: Kind

@@ -9,13 +9,14 @@ import TimerBoardConcurrency
 /// Appends that arrive while a transaction is being written wait and go into the next one
 /// together (group commit): durability costs one fsync per batch, not per edit.
 public final class SQLiteBoardStore: BoardStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool
     /// How many changesets per board the log keeps beyond what replay needs, for resume.
     private let retainedChangesets: Int64
 
     private struct PendingAppend: Sendable {
         let changesets: [StoredChangeset]
         let snapshot: Board?
+        let deliveries: [WebhookDelivery]
         let continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -103,6 +104,57 @@ public final class SQLiteBoardStore: BoardStore {
                     """
             )
         }
+        // Endpoints go with their board, attempts with their endpoint; deliveries outlive both
+        // (they hold their URL and secret), so they have no foreign key.
+        migrator.registerMigration("v5: webhooks") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        boardID TEXT NOT NULL REFERENCES board(id) ON DELETE CASCADE,
+                        url TEXT NOT NULL,
+                        secret TEXT NOT NULL,
+                        events TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        enabled INTEGER NOT NULL DEFAULT 1,
+                        disabledReason TEXT,
+                        failingSince INTEGER
+                    );
+                    CREATE INDEX webhook_boardID ON webhook(boardID);
+                    CREATE TABLE webhook_attempt (
+                        webhookID TEXT NOT NULL REFERENCES webhook(id) ON DELETE CASCADE,
+                        messageID TEXT NOT NULL,
+                        event TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        status INTEGER,
+                        error TEXT,
+                        durationMs INTEGER NOT NULL
+                    );
+                    CREATE INDEX webhook_attempt_webhookID ON webhook_attempt(webhookID, time);
+                    CREATE TABLE webhook_delivery (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        webhookID TEXT NOT NULL,
+                        boardID TEXT NOT NULL,
+                        url TEXT NOT NULL,
+                        secret TEXT NOT NULL,
+                        event TEXT NOT NULL,
+                        payload TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        nextAttemptAt INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        lockedUntil INTEGER,
+                        coalesceKey TEXT UNIQUE
+                    );
+                    CREATE INDEX webhook_delivery_due ON webhook_delivery(nextAttemptAt);
+                    CREATE INDEX webhook_delivery_webhookID ON webhook_delivery(webhookID);
+                    CREATE TABLE webhook_once (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        keepUntil INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX webhook_once_keepUntil ON webhook_once(keepUntil);
+                    """
+            )
+        }
         return migrator
     }
 
@@ -141,8 +193,11 @@ public final class SQLiteBoardStore: BoardStore {
         }
     }
 
-    public func deleteBoard(id: String) async throws {
+    public func deleteBoard(id: String, deliveries: [WebhookDelivery]) async throws {
         try await pool.write { db in
+            // The endpoints are still there, so the board's last deliveries find them enabled.
+            try Self.insert(deliveries, db)
+            try db.execute(sql: "DELETE FROM webhook WHERE boardID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM changeset WHERE boardID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM snapshot WHERE boardID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM board WHERE id = ?", arguments: [id])
@@ -198,7 +253,8 @@ public final class SQLiteBoardStore: BoardStore {
                 snapshotRevision: snapshotRevision,
                 revision: revision,
                 log: log,
-                retained: retained
+                retained: retained,
+                webhooks: try Self.webhooks(of: id, db)
             )
         }
     }
@@ -255,10 +311,10 @@ public final class SQLiteBoardStore: BoardStore {
 
     // MARK: Appends, with group commit
 
-    public func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws {
+    public func append(_ changesets: [StoredChangeset], snapshot: Board?, deliveries: [WebhookDelivery]) async throws {
         guard !changesets.isEmpty else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            writer.enqueue(PendingAppend(changesets: changesets, snapshot: snapshot, continuation: continuation))
+            writer.enqueue(PendingAppend(changesets: changesets, snapshot: snapshot, deliveries: deliveries, continuation: continuation))
         }
     }
 
@@ -271,6 +327,7 @@ public final class SQLiteBoardStore: BoardStore {
                     Result {
                         try db.inSavepoint {
                             try Self.insert(entry.changesets, snapshot: entry.snapshot, retained: retained, db)
+                            try Self.insert(entry.deliveries, db)
                             return .commit
                         }
                     }

@@ -18,7 +18,8 @@ enum StoredLog {
         snapshotRevision: Int64,
         revision: Int64,
         log: [StoredChangeset],
-        retained: Int64
+        retained: Int64,
+        webhooks: [WebhookEndpoint]
     ) throws -> StoredBoard {
         let replay = log.filter { $0.revision > snapshotRevision }
         guard holdsEvery(replay, after: snapshotRevision, through: revision) else {
@@ -38,7 +39,8 @@ enum StoredLog {
             access: access,
             content: content,
             revision: revision,
-            recentChangesets: log.filter { $0.revision > revision - retained }
+            recentChangesets: log.filter { $0.revision > revision - retained },
+            webhooks: webhooks
         )
     }
 }

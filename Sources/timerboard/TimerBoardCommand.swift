@@ -154,6 +154,22 @@ struct Serve: AsyncParsableCommand {
     var clusterSilenceLimitMs = Serve.milliseconds(defaults.clusterSilenceLimit)
     @Option(help: "On a cluster: milliseconds a node that is not a board's timekeeper waits for the timekeeper's finish of a timer.")
     var timekeeperGraceMs = Serve.milliseconds(defaults.timekeeperGrace)
+    @Flag(help: "Send webhooks to loopback, private and link-local addresses too (a receiver on this machine or network).")
+    var allowPrivateWebhooks = defaults.allowPrivateWebhooks
+    @Option(help: "Milliseconds before each retry of a failed webhook, comma-separated; after the last, it has failed.")
+    var webhookRetryMs = defaults.webhookRetrySchedule.map { String(Serve.milliseconds($0)) }.joined(separator: ",")
+    @Option(help: "Milliseconds a webhook endpoint may fail, with no success, before it is disabled.")
+    var webhookDisableAfterMs = Serve.milliseconds(defaults.webhookDisableAfter)
+    @Option(help: "Milliseconds a board.changed webhook waits for later changes to ride along.")
+    var webhookDebounceMs = Serve.milliseconds(defaults.webhookChangeDelay)
+    @Option(help: "Milliseconds to connect to a webhook endpoint.") var webhookConnectTimeoutMs = Serve.milliseconds(defaults.webhookConnectTimeout)
+    @Option(help: "Milliseconds for a whole webhook attempt.") var webhookTimeoutMs = Serve.milliseconds(defaults.webhookTimeout)
+    @Option(help: "Webhook deliveries a node sends at once.") var webhookConcurrency = defaults.webhookConcurrency
+    @Option(help: "Most webhook endpoints per board.") var maxWebhooksPerBoard = defaults.webhooksPerBoard
+    @Option(help: "Webhook endpoints one client address may register a minute on average (0: no limit); more gets 429.")
+    var webhooksPerMinute = defaults.webhooksPerMinute
+    @Option(help: "Webhook endpoints one client address may register at once.")
+    var webhookBurst = defaults.webhookBurst
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(help: "Log format: text (for people) or json (one object per line).") var logFormat = LogFormat.text
 
@@ -165,12 +181,18 @@ struct Serve: AsyncParsableCommand {
             ("--cluster-announce-interval-ms", clusterAnnounceIntervalMs), ("--cluster-silence-limit-ms", clusterSilenceLimitMs),
             ("--undo-per-client", undoPerClient), ("--undo-per-board", undoPerBoard),
             ("--store-timeout-seconds", storeTimeoutSeconds),
+            ("--webhook-connect-timeout-ms", webhookConnectTimeoutMs), ("--webhook-timeout-ms", webhookTimeoutMs),
+            ("--webhook-concurrency", webhookConcurrency), ("--max-webhooks-per-board", maxWebhooksPerBoard),
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
         if shutdownGraceSeconds < 0 { throw ValidationError("--shutdown-grace-seconds must not be negative") }
         if drainSeconds < 0 { throw ValidationError("--drain-seconds must not be negative") }
         if timekeeperGraceMs < 0 { throw ValidationError("--timekeeper-grace-ms must not be negative") }
+        if webhookDisableAfterMs < 0 || webhookDebounceMs < 0 {
+            throw ValidationError("--webhook-disable-after-ms and --webhook-debounce-ms must not be negative")
+        }
+        _ = try webhookRetrySchedule()
         if clusterSilenceLimitMs <= clusterAnnounceIntervalMs {
             throw ValidationError("--cluster-silence-limit-ms must be longer than --cluster-announce-interval-ms, or a node's users would be forgotten between its announcements")
         }
@@ -185,6 +207,17 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--store-connections must be at least 2: one listens for other nodes' changes, the rest serve")
         }
         _ = try storeLocation()
+    }
+
+    /// `--webhook-retry-ms`: milliseconds, comma-separated (empty: no retry).
+    private func webhookRetrySchedule() throws -> [Duration] {
+        guard !webhookRetryMs.isEmpty else { return [] }
+        return try webhookRetryMs.split(separator: ",", omittingEmptySubsequences: false).map { part in
+            guard let milliseconds = Int(part.trimmingCharacters(in: .whitespaces)), milliseconds >= 0 else {
+                throw ValidationError("--webhook-retry-ms must be milliseconds separated by commas (5000,300000,…), not '\(webhookRetryMs)'")
+            }
+            return .milliseconds(milliseconds)
+        }
     }
 
     private func storeLocation() throws -> PostgresLocation? {
@@ -244,6 +277,16 @@ struct Serve: AsyncParsableCommand {
         configuration.clusterSilenceLimit = .milliseconds(clusterSilenceLimitMs)
         configuration.timekeeperGrace = .milliseconds(timekeeperGraceMs)
         configuration.storeTimeout = .seconds(storeTimeoutSeconds)
+        configuration.allowPrivateWebhooks = allowPrivateWebhooks
+        configuration.webhookRetrySchedule = try webhookRetrySchedule()
+        configuration.webhookDisableAfter = .milliseconds(webhookDisableAfterMs)
+        configuration.webhookChangeDelay = .milliseconds(webhookDebounceMs)
+        configuration.webhookConnectTimeout = .milliseconds(webhookConnectTimeoutMs)
+        configuration.webhookTimeout = .milliseconds(webhookTimeoutMs)
+        configuration.webhookConcurrency = webhookConcurrency
+        configuration.webhooksPerBoard = maxWebhooksPerBoard
+        configuration.webhooksPerMinute = webhooksPerMinute
+        configuration.webhookBurst = webhookBurst
 
         if logFormat == .json {
             LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }

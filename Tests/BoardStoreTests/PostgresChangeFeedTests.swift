@@ -64,4 +64,25 @@ import Testing
         try await store.append([BoardStoreContractTests.changeset("b", 1, [BoardStoreContractTests.addSection("s")])], snapshot: nil)
         #expect(try await events.wait { $0.contains(.appended(boardID: "b", revision: 1)) }.contains(.appended(boardID: "b", revision: 1)))
     }
+
+    /// A change of a board's endpoints (here, or a dispatcher disabling one) rings the other
+    /// nodes, whose rooms read them again; a delivery's own bookkeeping does not.
+    @Test func aChangeOfABoardsWebhooksRingsEveryNode() async throws {
+        let name = "feed_\(UUID().uuidString.replacingOccurrences(of: "-", with: "_").lowercased())"
+        let writer = try await Self.open(name)
+        let listener = try await Self.open(name)
+        let events = Events()
+        let follow = Task { await listener.followChanges { await events.add($0) } }
+        defer { follow.cancel() }
+        _ = try await events.wait { $0.contains(.listening) }
+        try await writer.createBoard(BoardInfo(id: "b", title: "B", createdDate: 1), access: BoardStoreContractTests.access)
+        try await writer.createWebhook(WebhookStoreContractTests.endpoint("wh1"), limit: 10)
+        try await writer.createWebhook(WebhookStoreContractTests.endpoint("wh2"), limit: 10)
+        try await writer.enqueue([WebhookStoreContractTests.delivery("msg_1")])
+        _ = try await writer.claimDeliveries(now: 1_000, limit: 10, leaseUntil: 2_000)
+        try await writer.disableWebhook(id: "wh1", boardID: "b", reason: "failing")
+        #expect(try await writer.deleteWebhook(id: "wh2", boardID: "b"))
+        let seen = try await events.wait { $0.filter { $0 == .boardChanged(boardID: "b") }.count >= 4 }
+        #expect(seen.filter { $0 != .listening } == Array(repeating: .boardChanged(boardID: "b"), count: 4))
+    }
 }

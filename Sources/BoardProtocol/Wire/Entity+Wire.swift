@@ -50,7 +50,8 @@ extension JSONWriter {
         endObject()
     }
 
-    mutating func timer(_ timer: BoardTimer) {
+    /// A timer as the protocol sends it (also the `timer` of a webhook's payload).
+    public mutating func timer(_ timer: BoardTimer) {
         beginObject()
         timerFields(timer)
         endObject()

@@ -50,6 +50,60 @@ extension PostgresBoardStore {
             "v2: the author of each changeset and what it replaced",
             ["ALTER TABLE changeset ADD COLUMN author TEXT", "ALTER TABLE changeset ADD COLUMN undo TEXT"]
         ),
+        // Endpoints go with their board, attempts with their endpoint; deliveries outlive both
+        // (they hold their URL and secret), so they have no foreign key.
+        (
+            "v3: webhooks",
+            [
+                """
+                CREATE TABLE webhook (
+                    id TEXT PRIMARY KEY,
+                    board_id TEXT NOT NULL REFERENCES board (id) ON DELETE CASCADE,
+                    url TEXT NOT NULL,
+                    secret TEXT NOT NULL,
+                    events TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    enabled BOOLEAN NOT NULL DEFAULT TRUE,
+                    disabled_reason TEXT,
+                    failing_since BIGINT
+                )
+                """,
+                "CREATE INDEX webhook_board_id ON webhook (board_id)",
+                """
+                CREATE TABLE webhook_attempt (
+                    id BIGSERIAL PRIMARY KEY,
+                    webhook_id TEXT NOT NULL REFERENCES webhook (id) ON DELETE CASCADE,
+                    message_id TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    time BIGINT NOT NULL,
+                    status INTEGER,
+                    error TEXT,
+                    duration_ms BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX webhook_attempt_webhook_id ON webhook_attempt (webhook_id, time)",
+                """
+                CREATE TABLE webhook_delivery (
+                    id TEXT PRIMARY KEY,
+                    webhook_id TEXT NOT NULL,
+                    board_id TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    secret TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    next_attempt_at BIGINT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    locked_until BIGINT,
+                    coalesce_key TEXT UNIQUE
+                )
+                """,
+                "CREATE INDEX webhook_delivery_due ON webhook_delivery (next_attempt_at)",
+                "CREATE INDEX webhook_delivery_webhook_id ON webhook_delivery (webhook_id)",
+                "CREATE TABLE webhook_once (key TEXT PRIMARY KEY, keep_until BIGINT NOT NULL)",
+                "CREATE INDEX webhook_once_keep_until ON webhook_once (keep_until)",
+            ]
+        ),
     ]
 
     static func migrate(_ pool: PostgresPool, logger: Logger) async throws {

@@ -125,7 +125,7 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
 
     /// Runs `body` in one transaction on one pooled connection: committed when it returns,
     /// rolled back when it throws.
-    private func transaction<Result: Sendable>(
+    func transaction<Result: Sendable>(
         readOnly: Bool = false,
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
@@ -183,7 +183,7 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
 
     /// Rings every node about a change of the board's title, links or existence (the caller's
     /// transaction sends it at commit, or never if it rolls back).
-    private static func notifyBoardChanged(_ boardID: String, _ connection: PostgresConnection, logger: Logger) async throws {
+    static func notifyBoardChanged(_ boardID: String, _ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT pg_notify(\(changesChannel), \("board \(boardID)"))", logger: logger).collect()
     }
 
@@ -197,10 +197,12 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
         guard updated == 1 else { throw StoreError(.boardNotFound, "no board \(id)") }
     }
 
-    public func deleteBoard(id: String) async throws {
+    public func deleteBoard(id: String, deliveries: [WebhookDelivery]) async throws {
         let logger = logger
-        // The log and the snapshot go with the board (ON DELETE CASCADE).
+        // The log, the snapshot and the endpoints go with the board (ON DELETE CASCADE); the
+        // deliveries are added first, while their endpoints are there.
         let deleted = try await transaction { connection in
+            try await Self.insert(deliveries, connection, logger: logger)
             let count = try await connection.query("DELETE FROM board WHERE id = \(id) RETURNING 1", logger: logger).collect().count
             try await Self.notifyBoardChanged(id, connection, logger: logger)
             return count
@@ -271,7 +273,8 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
                 snapshotRevision: snapshotRevision,
                 revision: revision,
                 log: log,
-                retained: retained
+                retained: retained,
+                webhooks: try await Self.webhooks(connection.query(Self.webhookQuery(boardID: id), logger: logger))
             )
         }
     }
@@ -342,7 +345,7 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
 
     // MARK: Appends
 
-    public func append(_ changesets: [StoredChangeset], snapshot: Board?) async throws {
+    public func append(_ changesets: [StoredChangeset], snapshot: Board?, deliveries: [WebhookDelivery]) async throws {
         guard let first = changesets.first, let last = changesets.last else { return }
         let boardID = first.boardID
         guard changesets.allSatisfy({ $0.boardID == boardID }), changesets.enumerated().allSatisfy({ $1.revision == first.revision + Int64($0) })
@@ -353,7 +356,7 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
         let retained = retainedChangesets
         let logger = logger
         let format = StoredFormat.current.rawValue
-        guard let snapshot else {
+        guard snapshot != nil || !deliveries.isEmpty else {
             // One statement is a transaction of its own: one round trip for the whole append.
             return try await pool.withConnection { connection in
                 try await Self.claim(claim, first: first.revision, connection, logger: logger)
@@ -361,6 +364,8 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
         }
         try await transaction { connection in
             try await Self.claim(claim, first: first.revision, connection, logger: logger)
+            try await Self.insert(deliveries, connection, logger: logger)
+            guard let snapshot else { return }
             let content = String(decoding: StoredFormat.encode(snapshot), as: UTF8.self)
             try await connection.query(
                 """

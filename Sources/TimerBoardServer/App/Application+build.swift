@@ -69,8 +69,26 @@ func assemble(
         )
         logger.info("serving as a node of a cluster", metadata: ["tb.node": "\(nodeID)"])
     }
+    let webhookOutbox = WebhookOutbox(store: store, logger: logger)
     let registry = BoardRegistry(
-        context: RoomContext(store: store, configuration: configuration, clock: clock, metrics: metrics, otherNodes: otherNodes, logger: logger)
+        context: RoomContext(
+            store: store,
+            configuration: configuration,
+            clock: clock,
+            metrics: metrics,
+            otherNodes: otherNodes,
+            webhooks: webhookOutbox,
+            logger: logger
+        )
+    )
+    let dispatcher = WebhookDispatcher(
+        store: store,
+        outbox: webhookOutbox,
+        registry: registry,
+        settings: WebhookDispatcher.Settings(configuration),
+        clock: clock,
+        metrics: metrics,
+        logger: logger
     )
     let heartbeat = Heartbeat(interval: configuration.heartbeatInterval, shutdownGrace: configuration.shutdownGrace) { closed in
         metrics.heartbeatClosed(closed)
@@ -88,7 +106,8 @@ func assemble(
         heartbeat: heartbeat,
         pool: store as? any StoreConnectionPool,
         membership: membership,
-        adminToken: configuration.adminToken
+        adminToken: configuration.adminToken,
+        store: store
     )
     .addRoutes(to: router)
     PageRoutes(webRoot: configuration.webRoot).addRoutes(to: router)
@@ -114,6 +133,16 @@ func assemble(
     .addRoutes(to: router.group("api/boards"))
     HistoryRoutes(boards: boards, store: store, clock: clock, retainedChangesets: configuration.retainedChangesets)
         .addRoutes(to: router.group("api/boards"))
+    WebhookRoutes(
+        boards: boards,
+        store: store,
+        registrationLimiter: AddressRateLimiter(perMinute: configuration.webhooksPerMinute, burst: Double(configuration.webhookBurst)),
+        trustedProxies: configuration.trustedProxies,
+        allowPrivate: configuration.allowPrivateWebhooks,
+        perBoard: configuration.webhooksPerBoard,
+        clock: clock
+    )
+    .addRoutes(to: router.group("api/boards"))
     let guardSettings = ConnectionGuard.Settings(configuration: configuration, metrics: metrics, logger: logger)
     let connectionCounter = ConnectionCounter()
     EventStreamRoutes(
@@ -150,9 +179,10 @@ func assemble(
             accept: sessions.accept
         ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
-        // Shut down after the server (services stop in reverse order): the heartbeat then waits
-        // for the WebSocket connections, which hold no task the server would wait for.
-        services: [heartbeat],
+        // Shut down after the server (services stop in reverse order): the webhooks' dispatcher
+        // claims nothing more and finishes its sends, then the heartbeat waits for the WebSocket
+        // connections, which hold no task the server would wait for. Both stop before the store.
+        services: [heartbeat, dispatcher],
         onServerRunning: onServerRunning,
         logger: logger
     )
@@ -161,4 +191,20 @@ func assemble(
         follower = ClusterFollower(feed: otherNodes.feed, presence: otherNodes, membership: membership, registry: registry, logger: logger)
     }
     return AssembledServer(application: application, registry: registry, follower: follower, membership: membership, storeWatch: storeWatch)
+}
+
+extension WebhookDispatcher.Settings {
+    /// The dispatcher's values from the server's configuration.
+    init(_ configuration: ServerConfiguration) {
+        self.init(
+            policy: WebhookRetryPolicy(
+                schedule: configuration.webhookRetrySchedule.map(\.milliseconds),
+                disableAfter: configuration.webhookDisableAfter.milliseconds
+            ),
+            allowPrivate: configuration.allowPrivateWebhooks,
+            connectTimeout: configuration.webhookConnectTimeout,
+            timeout: configuration.webhookTimeout,
+            concurrency: configuration.webhookConcurrency
+        )
+    }
 }

@@ -30,7 +30,7 @@ public func runServer(configuration: ServerConfiguration, logger: Logger) async 
     ) { [mark] channel in
         if let mark, let address = channel.localAddress { mark.announce(url: localURL(address)) }
     }
-    var services: [any Service] = [StoreService(store: store, logger: logger), server.storeWatch, RoomsService(registry: server.registry)]
+    var services: [any Service] = [StoreService(store: store, logger: logger), server.storeWatch, RoomsService(registry: server.registry, logger: logger)]
     if let follower = server.follower { services.append(follower) }
     if let membership = server.membership { services.append(membership) }
     services += [server.application, DrainService(readiness: readiness, delay: configuration.drainDelay, logger: logger)]

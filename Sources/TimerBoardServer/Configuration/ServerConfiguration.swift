@@ -114,6 +114,31 @@ public struct ServerConfiguration: Sendable {
     /// timekeeper's finish before it writes the finish itself.
     public var timekeeperGrace: Duration = .seconds(1)
 
+    // MARK: Webhooks
+
+    /// Send webhooks to loopback, private, link-local and other non-internet addresses too (a
+    /// receiver on the same machine or network); off, such targets are refused (SSRF).
+    public var allowPrivateWebhooks = false
+    /// After a failed attempt, wait this long before the next (one entry per retry); after the
+    /// last, the delivery has failed. Standard Webhooks' schedule: about a day.
+    public var webhookRetrySchedule: [Duration] = [
+        .seconds(5), .seconds(300), .seconds(1_800), .seconds(7_200), .seconds(18_000), .seconds(36_000), .seconds(36_000),
+    ]
+    /// An endpoint that has only failed for this long is disabled (its owner sees why).
+    public var webhookDisableAfter: Duration = .seconds(86_400)
+    /// A `board.changed` webhook waits this long for later changes to ride along (one per endpoint).
+    public var webhookChangeDelay: Duration = .seconds(1)
+    /// Longest wait to connect to an endpoint, and for a whole attempt.
+    public var webhookConnectTimeout: Duration = .seconds(2)
+    public var webhookTimeout: Duration = .seconds(5)
+    /// Deliveries a node sends at once.
+    public var webhookConcurrency = 16
+    /// Endpoints one board may have.
+    public var webhooksPerBoard = 10
+    /// Endpoints one client address may register a minute, on average (0: no limit), and at once.
+    public var webhooksPerMinute: Double = 10
+    public var webhookBurst = 20
+
     public init() {}
 
     /// The SQLite file inside the data directory.

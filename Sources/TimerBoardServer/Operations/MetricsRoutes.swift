@@ -17,6 +17,8 @@ struct MetricsRoutes {
     /// The other nodes this node hears; nil on a node of its own.
     let membership: ClusterMembership?
     let adminToken: String?
+    /// The store, for the length of the webhooks' outbox.
+    let store: any BoardStore
 
     func addRoutes(to router: Router<TimerBoardRequestContext>) {
         router.get("/metrics") { request, _ -> Response in
@@ -29,6 +31,8 @@ struct MetricsRoutes {
                     )
                 }
             }
+            // A store that cannot answer leaves the last figure: the scrape still answers.
+            if let pending = try? await store.pendingDeliveryCount() { metrics.webhooksPending(pending) }
             var readings = ServerMetrics.Readings()
             readings.connections = heartbeat.connectionCount
             readings.liveBoards = await registry.liveRoomCount

@@ -15,6 +15,7 @@ actor BoardRegistry {
     init(context: RoomContext) {
         self.context = context
         abandoned = AbandonedBoards(store: context.store, storeTimeout: context.configuration.storeTimeout, logger: context.logger)
+        context.idleRooms.answer(with: { [weak self] room in await self?.releaseIfIdle(room) })
     }
 
     /// The board's room, loading it when needed; nil when there is no such board. Throws
@@ -118,6 +119,18 @@ actor BoardRegistry {
         try await Deadline.run(within: context.configuration.storeTimeout) { [store = context.store] in
             try await store.boards(limit: limit)
         }
+    }
+
+    /// Loads every board whose webhooks want events, at start: their timers' finishes and
+    /// warnings are sent when they happen (a room kept for its webhooks stays while a timer
+    /// runs), and what happened while no node had them loaded is sent now. Returns how many.
+    func loadBoardsWithWebhooks() async throws -> Int {
+        let ids = try await context.store.boardsWithWebhooks()
+        for id in ids {
+            guard let room = try await room(for: id) else { continue }
+            await releaseIfIdle(room)
+        }
+        return ids.count
     }
 
     /// Closes every room once what it applied is durable: the server is stopping, and the store

@@ -149,9 +149,13 @@ actor BoardRoom {
     /// its data leaves the store.
     func delete() async throws {
         await close(.deleted)
-        try await context.store.deleteBoard(id: boardID)
+        try await context.store.deleteBoard(id: boardID, deliveries: state.deletionDeliveries(now: context.clock.now()))
+        context.webhooks.ring()
         logger.notice("deleted the board", metadata: ["tb.event": "board.deleted"])
     }
+
+    /// The board's webhook endpoints changed (the owner here, or the dispatcher disabled one).
+    func webhooksChanged(_ change: WebhookChange) { perform(state.webhooksChanged(change)) }
 
     /// Closes the room once everything it applied is durable (the board is deleted, the server stops).
     func close(_ reason: RoomCloseReason) async {
@@ -191,7 +195,7 @@ actor BoardRoom {
             perform(state.close(.deleted))
             return logger.notice("the board was deleted on another node")
         }
-        perform(state.storedBoardChanged(title: stored.info.title, access: stored.access))
+        perform(state.storedBoardChanged(title: stored.info.title, access: stored.access, webhooks: stored.webhooks))
     }
 
     // MARK: Performing
@@ -201,7 +205,13 @@ actor BoardRoom {
             switch action {
             case .send(let sends): send(sends)
             case .disconnect(let outbound, let code, let reason): outbound.disconnect(code, reason: reason)
-            case .save(let changeset, let snapshot): saver.enqueue(PendingSave(changeset: changeset, snapshot: snapshot, appliedAt: .now))
+            case .save(let changeset, let snapshot, let deliveries):
+                saver.enqueue(PendingSave(changeset: changeset, snapshot: snapshot, deliveries: deliveries, appliedAt: .now))
+            case .enqueueDeliveries(let deliveries): context.webhooks.enqueue(deliveries)
+            case .wakeForWarnings(let instant):
+                work.wakeForWarnings(at: instant, clock: context.clock) { [weak self] in
+                    await self?.run { $0.perform($0.state.warningsDue(now: $0.context.clock.now())) }
+                }
             case .catchUp(let revision): work.catchUp { [weak self] in await self?.readOtherNodes(after: revision) }
             case .wakeAt(let deadline): wake(at: deadline)
             case .flushPresenceLater:
@@ -213,6 +223,7 @@ actor BoardRoom {
                 }
             case .tellOtherNodes(let news): presenceTeller?.enqueue(news)
             case .releaseWaiters: waiters.release(durable: state.durableRevision, closed: state.isClosed)
+            case .releaseIfIdle: context.idleRooms.release(self)
             case .count(let count): count.record(in: context.metrics)
             case .closed(let reason): stopWork(closedFor: reason)
             }
@@ -237,10 +248,11 @@ actor BoardRoom {
         for append in PendingSave.appends(batch) {
             let started = ContinuousClock.now
             do {
-                try await context.store.append(append.changesets, snapshot: append.snapshot)
+                try await context.store.append(append.changesets, snapshot: append.snapshot, deliveries: append.deliveries)
             } catch {
                 return perform(state.close(RoomCloseReason(storeError: error)))
             }
+            if !append.deliveries.isEmpty { context.webhooks.ring() }
             context.metrics.stored(append.changesets, applied: append.applied, started: started)
             perform(state.stored(upTo: append.changesets[append.changesets.count - 1].revision))
         }

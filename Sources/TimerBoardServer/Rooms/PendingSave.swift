@@ -6,6 +6,7 @@ import BoardStore
 struct PendingSave: Sendable {
     let changeset: StoredChangeset
     let snapshot: Board?
+    let deliveries: [WebhookDelivery]
     let appliedAt: ContinuousClock.Instant
 
     /// One store append: changesets in order, and the snapshot at the last of them, if any.
@@ -13,6 +14,7 @@ struct PendingSave: Sendable {
         var changesets: [StoredChangeset] = []
         var applied: [ContinuousClock.Instant] = []
         var snapshot: Board?
+        var deliveries: [WebhookDelivery] = []
     }
 
     /// The appends a batch makes: all of it in one, unless a snapshot falls inside it; then one
@@ -23,6 +25,7 @@ struct PendingSave: Sendable {
         for save in batch {
             current.changesets.append(save.changeset)
             current.applied.append(save.appliedAt)
+            current.deliveries += save.deliveries
             if let snapshot = save.snapshot {
                 current.snapshot = snapshot
                 appends.append(current)

@@ -12,9 +12,15 @@ enum RoomAction<Member: RoomMember> {
     case send([RoomOutbox<Member, OutboundFrame>.Send])
     /// Close the connection with this code and reason; it is off the board already.
     case disconnect(Member, WebSocketErrorCode, String)
-    /// Store this changeset, with the board's snapshot at its revision when one is due;
-    /// `RoomState.stored(upTo:)` follows once it is durable.
-    case save(StoredChangeset, snapshot: Board?)
+    /// Store this changeset, with the board's snapshot at its revision when one is due and the
+    /// webhook deliveries it causes (in the same transaction); `RoomState.stored(upTo:)`
+    /// follows once it is durable.
+    case save(StoredChangeset, snapshot: Board?, deliveries: [WebhookDelivery])
+    /// Add these webhook deliveries (warnings, which no changeset causes) to the store's outbox.
+    case enqueueDeliveries([WebhookDelivery])
+    /// Aim the room's warning wake-up at this instant (server ms), or at none;
+    /// `RoomState.warningsDue` follows.
+    case wakeForWarnings(at: Int64?)
     /// Read what other nodes appended after this revision; `RoomState.caughtUp` follows.
     case catchUp(after: Int64)
     /// Aim the room's one timer wake-up at this deadline (server ms), or at none.
@@ -27,6 +33,8 @@ enum RoomAction<Member: RoomMember> {
     case tellOtherNodes(PresenceNews)
     /// Durability changed, or the room closed: answer those waiting for a revision.
     case releaseWaiters
+    /// The room became idle by itself (its webhooks' last timer ended): let the registry drop it.
+    case releaseIfIdle
     /// Count it in `/metrics`.
     case count(RoomCount)
     /// The room closed: stop everything it started, as `RoomClosing.table` says for the reason.

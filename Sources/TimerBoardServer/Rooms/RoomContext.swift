@@ -11,6 +11,11 @@ struct RoomContext: Sendable {
     let metrics: ServerMetrics
     /// Nil on a server of one node.
     let otherNodes: (any OtherNodes)?
+    /// Where rooms hand webhook deliveries that no changeset carries, and whom they wake when
+    /// they stored some.
+    let webhooks: WebhookOutbox
+    /// Where a room that became idle by itself asks to be dropped (the registry answers).
+    let idleRooms = IdleRooms()
     let logger: Logger
 
     /// The values a room's state decides with.
@@ -24,7 +29,8 @@ struct RoomContext: Sendable {
             snapshotInterval: configuration.snapshotInterval,
             undoPerClient: configuration.undoPerClient,
             undoPerBoard: configuration.undoPerBoard,
-            sharedWithOtherNodes: otherNodes != nil
+            sharedWithOtherNodes: otherNodes != nil,
+            webhookChangeDelay: configuration.webhookChangeDelay.milliseconds
         )
     }
 }

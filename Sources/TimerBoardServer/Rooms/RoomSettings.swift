@@ -14,4 +14,6 @@ struct RoomSettings: Sendable {
     var undoPerBoard = 2_000
     /// On a cluster: presence is told to, and heard from, the other nodes.
     var sharedWithOtherNodes = false
+    /// Milliseconds a `board.changed` webhook waits for later changes to ride along.
+    var webhookChangeDelay: Int64 = 1_000
 }

@@ -24,14 +24,15 @@ extension RoomState {
         return actions
     }
 
-    /// The store's title and links for the board, as another node (or this one) left them.
-    mutating func storedBoardChanged(title newTitle: String, access newAccess: BoardAccess?) -> [Action] {
+    /// The store's title, links and webhook endpoints for the board, as another node (or this
+    /// one) left them.
+    mutating func storedBoardChanged(title newTitle: String, access newAccess: BoardAccess?, webhooks stored: [WebhookEndpoint]) -> [Action] {
         guard !isClosed else { return [] }
         var actions = newTitle == title ? [] : renamed(to: newTitle)
         let ended = Self.rolesEnded(from: access, to: newAccess)
         access = newAccess
         actions += endRoles(ended)
-        return actions
+        return actions + webhooksChanged(.replaced(stored))
     }
 
     /// The roles whose connections a change of links ends: a new owner secret derives new edit

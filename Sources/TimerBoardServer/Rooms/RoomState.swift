@@ -48,6 +48,8 @@ struct RoomState<Member: RoomMember> {
     private var isAnnouncing = false
     /// HTTP requests using the room now: a room in use is not idle.
     private var requestsInProgress = 0
+    /// The board's webhook endpoints, and the warnings handed to the store.
+    var webhooks: RoomWebhooks
 
     /// What a join did.
     enum JoinResult: Equatable {
@@ -75,6 +77,7 @@ struct RoomState<Member: RoomMember> {
         )
         outcomes = OutcomeLog(limitPerClient: settings.outcomesPerClient, limitInTotal: settings.outcomesPerBoard)
         undoRecords = ClientRecords(limitPerClient: settings.undoPerClient, limitInTotal: settings.undoPerBoard)
+        webhooks = RoomWebhooks(stored.webhooks)
         for changeset in stored.recentChangesets {
             recentChangesets.append(Self.encode(.changes(Changeset(revision: changeset.revision, changes: changeset.changes))), revision: changeset.revision)
             if let clientID = changeset.clientID, let opID = changeset.opID {
@@ -103,9 +106,10 @@ struct RoomState<Member: RoomMember> {
     }
 
     /// Nobody is subscribed and nothing waits to be stored, read or sent. Running timers do not
-    /// keep a board in memory: the next load finishes those that ran out.
+    /// keep a board in memory (the next load finishes those that ran out), unless its webhooks
+    /// want to hear of them when they happen.
     var isIdle: Bool {
-        outbox.subscribers.isEmpty && outbox.isEmpty && isDurable && !isCatchingUp && requestsInProgress == 0
+        outbox.subscribers.isEmpty && outbox.isEmpty && isDurable && !isCatchingUp && requestsInProgress == 0 && !isKeptForWebhooks
     }
 
     /// Keeps the room open for an HTTP request until `endRequest`; false when it has closed.
@@ -195,7 +199,8 @@ struct RoomState<Member: RoomMember> {
             author: author,
             undo: undo
         )
-        actions.append(.save(stored, snapshot: snapshotDue ? board : nil))
+        let deliveries = webhookDeliveries(for: changes, serverMade: clientID == nil, now: now)
+        actions.append(.save(stored, snapshot: snapshotDue ? board : nil, deliveries: deliveries))
         return actions + scheduleWake()
     }
 
@@ -232,12 +237,13 @@ struct RoomState<Member: RoomMember> {
         return [.count(.timersFinished(finished))] + commit(changes, clientID: nil, opID: nil, now: now)
     }
 
-    /// Keeps the one wake-up aimed at the earliest deadline of a running timer.
+    /// Keeps the one wake-up aimed at the earliest deadline of a running timer (and the
+    /// webhooks' at the earliest warning).
     mutating func scheduleWake() -> [Action] {
         let next = board.nextDeadline
-        guard next != scheduledDeadline else { return [] }
+        guard next != scheduledDeadline else { return aimWarnings() }
         scheduledDeadline = next
-        return [.wakeAt(next)]
+        return [.wakeAt(next)] + aimWarnings()
     }
 
     // MARK: Durability
@@ -245,7 +251,7 @@ struct RoomState<Member: RoomMember> {
     /// The store made everything up to `last` durable: what waited for it leaves.
     mutating func stored(upTo last: Int64) -> [Action] {
         durableRevision = max(durableRevision, last)
-        return deliverDurable() + [.releaseWaiters] + startCatchUp()
+        return deliverDurable() + [.releaseWaiters] + startCatchUp() + releaseAfterWebhooks()
     }
 
     mutating func enqueue(_ delivery: RoomOutbox<Member, OutboundFrame>.Delivery) {

@@ -6,6 +6,7 @@ struct RoomWork {
     private var presenceFlush: Task<Void, Never>?
     private var announcer: Task<Void, Never>?
     private var catchUp: Task<Void, Never>?
+    private var warningWake: Task<Void, Never>?
 
     /// Keeps one sleeping task aimed at `deadline` (nil: none): at the deadline, and `grace()` ms
     /// later still when that is not zero, it runs `body`; aimed elsewhere first, it does nothing.
@@ -26,6 +27,16 @@ struct RoomWork {
             } catch {
                 return  // aimed elsewhere, or the room closed
             }
+            await body()
+        }
+    }
+
+    /// Keeps one sleeping task aimed at `instant` (nil: none) that runs `body` then.
+    mutating func wakeForWarnings(at instant: Int64?, clock: any ServerClock, _ body: @escaping @Sendable () async -> Void) {
+        warningWake?.cancel()
+        guard let instant else { return warningWake = nil }
+        warningWake = Task {
+            guard (try? await clock.sleep(until: instant)) != nil, !Task.isCancelled else { return }
             await body()
         }
     }
@@ -55,7 +66,7 @@ struct RoomWork {
     }
 
     mutating func cancelAll() {
-        for task in [wake, presenceFlush, announcer, catchUp] { task?.cancel() }
+        for task in [wake, presenceFlush, announcer, catchUp, warningWake] { task?.cancel() }
         self = RoomWork()
     }
 }

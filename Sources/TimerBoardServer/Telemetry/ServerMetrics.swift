@@ -1,7 +1,6 @@
 import BoardProtocol
 import BoardStore
 import Prometheus
-import Synchronization
 
 /// What `/metrics` shows (the table is in docs/architecture.md, "Metrics"): swift-prometheus's
 /// counters, gauges and histograms in a registry of this application's own, each family with
@@ -46,6 +45,8 @@ final class ServerMetrics: Sendable {
     private let poolWaiting: Gauge
     private let poolMax: Gauge
     private let clusterNodes: Gauge
+    private let webhookDeliveries: [WebhookAttemptOutcome.Kind: Counter]
+    private let webhookPending: Gauge
     private let process: ProcessGauges
 
     /// Histogram buckets for the store's commits and for edits waiting on them: an fsync takes
@@ -130,6 +131,13 @@ final class ServerMetrics: Sendable {
         )
         poolMax = gauge("timerboard_store_pool_connections_max", "The most database connections the store opens (--store-connections; 0 on SQLite).")
         clusterNodes = gauge("timerboard_cluster_nodes", "Nodes of the cluster this node hears, itself included (1 on a node of its own).")
+        webhookDeliveries = Dictionary(
+            uniqueKeysWithValues: WebhookAttemptOutcome.Kind.allCases.map {
+                let help = "Webhook delivery attempts, by result: delivered, retried (to be tried again) or failed (for good)."
+                return ($0, counter("timerboard_webhook_deliveries_total", help, [("result", $0.rawValue)]))
+            }
+        )
+        webhookPending = gauge("timerboard_webhook_pending", "Webhook deliveries waiting in the store's outbox, read at the scrape.")
         process = ProcessGauges(registry: registry)
     }
 
@@ -204,6 +212,16 @@ final class ServerMetrics: Sendable {
         storeUp.set(Int64(answered ? 1 : 0))
     }
 
+    /// A webhook attempt ended: delivered, to be retried, or failed for good.
+    func webhookAttempted(_ outcome: WebhookAttemptOutcome) {
+        webhookDeliveries[outcome.kind]?.increment()
+    }
+
+    /// Deliveries waiting in the store's outbox, read at the scrape.
+    func webhooksPending(_ count: Int) {
+        webhookPending.set(Int64(count))
+    }
+
     // MARK: Scraping
 
     /// What `collect` reads from the gauges' owners.
@@ -232,44 +250,24 @@ final class ServerMetrics: Sendable {
     }
 }
 
-/// Prometheus's standard process metrics (the names every exporter uses, so dashboards made
-/// for any process work here).
-private final class ProcessGauges: Sendable {
-    let cpu: Counter
-    /// The CPU time already added to `cpu`: a counter only goes up, by what was spent since.
-    private let cpuCounted = Mutex(0.0)
-    let openFiles: Gauge
-    let maxFiles: Gauge
-    let resident: Gauge
-    let virtual: Gauge
-    let start: Gauge
-
-    init(registry: PrometheusCollectorRegistry) {
-        cpu = registry.makeCounter(descriptor: .named("process_cpu_seconds_total", "Total user and system CPU time spent in seconds."))
-        openFiles = registry.makeGauge(descriptor: .named("process_open_fds", "Number of open file descriptors."))
-        maxFiles = registry.makeGauge(descriptor: .named("process_max_fds", "Maximum number of open file descriptors."))
-        resident = registry.makeGauge(descriptor: .named("process_resident_memory_bytes", "Resident memory size in bytes."))
-        virtual = registry.makeGauge(descriptor: .named("process_virtual_memory_bytes", "Virtual memory size in bytes."))
-        start = registry.makeGauge(descriptor: .named("process_start_time_seconds", "Start time of the process since unix epoch in seconds."))
-    }
-
-    func record(_ stats: ProcessStats) {
-        let spent = cpuCounted.withLock { counted in
-            defer { counted = max(counted, stats.cpuSeconds) }
-            return max(stats.cpuSeconds - counted, 0)
-        }
-        if spent > 0 { cpu.increment(by: spent) }
-        start.set(stats.startTime)
-        if let value = stats.openFiles { openFiles.set(Int64(value)) }
-        if let value = stats.maxFiles { maxFiles.set(Int64(value)) }
-        if let value = stats.residentBytes { resident.set(Int64(value)) }
-        if let value = stats.virtualBytes { virtual.set(Int64(value)) }
+extension MetricNameDescriptor {
+    /// A family by its whole name (the names are docs/architecture.md's), with its `# HELP`.
+    static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 }
 
-extension MetricNameDescriptor {
-    /// A family by its whole name (the names are docs/architecture.md's), with its `# HELP`.
-    fileprivate static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+extension WebhookAttemptOutcome {
+    /// The `result` label of `timerboard_webhook_deliveries_total`.
+    enum Kind: String, CaseIterable {
+        case delivered, retried, failed
+    }
+
+    var kind: Kind {
+        switch self {
+        case .delivered: .delivered
+        case .retry: .retried
+        case .failed: .failed
+        }
     }
 }

@@ -33,22 +33,35 @@ struct RoomHarness {
     private(set) var closes: [RoomCloseReason] = []
     private(set) var counts: [RoomCount] = []
     private(set) var wakeAt: Int64??
+    private(set) var warningWakeAt: Int64??
+    /// Webhook deliveries the state handed over: with a changeset (`saved`), or alone (warnings).
+    private(set) var savedDeliveries: [(revision: Int64, delivery: WebhookDelivery)] = []
+    private(set) var enqueuedDeliveries: [WebhookDelivery] = []
     private(set) var catchUpsAfter: [Int64] = []
     private(set) var told: [PresenceNews] = []
     private(set) var waiterReleases = 0
+    /// Times the state asked to be dropped because it became idle by itself.
+    private(set) var releasesAsked = 0
     private(set) var presenceFlushes = 0
     /// A send that showed something not durable yet, if any did.
     private(set) var sentTooEarly: [String] = []
     var now: Int64 = 1_000_000
 
-    init(settings: RoomSettings = RoomSettings(), content: Board = Board(), revision: Int64 = 0, recent: [StoredChangeset] = []) {
+    init(
+        settings: RoomSettings = RoomSettings(),
+        content: Board = Board(),
+        revision: Int64 = 0,
+        recent: [StoredChangeset] = [],
+        webhooks: [WebhookEndpoint] = []
+    ) {
         secrets = BoardSecrets.mint()
         let stored = StoredBoard(
             info: BoardInfo(id: Self.boardID, title: "Kitchen", createdDate: 0),
             access: secrets.access,
             content: content,
             revision: revision,
-            recentChangesets: recent
+            recentChangesets: recent,
+            webhooks: webhooks
         )
         state = RoomState(stored: stored, settings: settings)
         log = recent
@@ -119,8 +132,13 @@ struct RoomHarness {
                 for send in sends { deliver(send.frame, to: send.connection) }
             case .disconnect(let member, let code, let reason):
                 disconnected[member.id] = (code, reason)
-            case .save(let changeset, _):
+            case .save(let changeset, _, let deliveries):
                 unsaved.append(changeset)
+                savedDeliveries += deliveries.map { (changeset.revision, $0) }
+            case .enqueueDeliveries(let deliveries):
+                enqueuedDeliveries += deliveries
+            case .wakeForWarnings(let instant):
+                warningWakeAt = .some(instant)
             case .catchUp(let revision):
                 catchUpsAfter.append(revision)
             case .wakeAt(let deadline):
@@ -133,6 +151,8 @@ struct RoomHarness {
                 told.append(news)
             case .releaseWaiters:
                 waiterReleases += 1
+            case .releaseIfIdle:
+                releasesAsked += 1
             case .count(let count):
                 counts.append(count)
             case .closed(let reason):

@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { ApiError, BoardApi, apiErrorText } from "../board_api.js";
-import { BoardView } from "../board_view.js";
-import { renderBoardLinks, renderEnded } from "../dom_patch.js";
-import { PresenceView } from "../presence_view.js";
-import * as protocol from "../protocol.js";
-import { Store } from "../store.js";
+import { ApiError, BoardApi, apiErrorText } from "../../web-static/board_api.js";
+import { BoardView } from "../../web-static/board_view.js";
+import { renderBoardLinks, renderEnded } from "../../web-static/dom_patch.js";
+import { PresenceView } from "../../web-static/presence_view.js";
+import * as protocol from "../../web-static/protocol.js";
+import { Store } from "../../web-static/store.js";
 import { FakeDocument } from "./fake_dom.js";
 
 Object.assign(globalThis, { HTMLInputElement: class { static [Symbol.hasInstance](/** @type {any} */ x) { return x?.tagName === "INPUT"; } } });

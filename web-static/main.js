@@ -5,19 +5,19 @@
 // a field (field_edit.js), a form or button of the board (board_actions.js), a dialog
 // (share_dialog.js, owner_panel.js) or the start page (start_page.js).
 
-import { ENDED, ROLE } from "./constants.js";
-import { BoardApi } from "./board_api.js";
-import * as actions from "./board_actions.js";
-import { BoardSession } from "./board_session.js";
-import { armButton, renderEnded, renderNotify, renderRole, revertField } from "./dom_patch.js";
-import { commitField, fieldInput } from "./field_edit.js";
-import { boardIdFromPath, parseFragment } from "./links.js";
-import { OwnerPanel } from "./owner_panel.js";
-import * as protocol from "./protocol.js";
-import { ShareDialog, copyField } from "./share_dialog.js";
-import { StartPage } from "./start_page.js";
-import { StatusView } from "./status_view.js";
-import { loadBoards, loadName } from "./storage.js";
+import { ENDED, ROLE } from "./wire/constants.js";
+import { BoardApi } from "./wire/api.js";
+import * as actions from "./board/actions.js";
+import { BoardSession } from "./board/session.js";
+import { armButton, renderEnded, renderNotify, renderRole, revertField } from "./board/dom_patch.js";
+import { commitField, fieldInput } from "./board/field.js";
+import { boardIdFromPath, parseFragment } from "./wire/links.js";
+import { OwnerPanel } from "./board/owner_panel.js";
+import * as protocol from "./wire/protocol.js";
+import { ShareDialog, copyField } from "./board/share_dialog.js";
+import { StartPage } from "./pages/start.js";
+import { StatusView } from "./board/status.js";
+import { loadBoards, loadName } from "./wire/storage.js";
 
 const doc = document;
 const api = new BoardApi();
@@ -229,7 +229,7 @@ const CLICK_ACTIONS = {
   },
   "section-restart": (id) => board?.restartSection(id),
   "notify-toggle": (_id, button) => {
-    const shown = /** @type {import("./timer_alerts.js").NotifyState} */ (button.dataset.state ?? "default");
+    const shown = /** @type {import("./board/alerts.js").NotifyState} */ (button.dataset.state ?? "default");
     void board?.toggleNotify(shown).then((state) => renderNotify(button, state));
   },
   "section-run": (id, button) => {

@@ -127,7 +127,7 @@ def test_view_only_board_follows_live_and_edits_nothing(user, browser, server, b
 
     # An edit tried through the page's own modules is refused by the server, and nothing changes.
     viewer.evaluate("""async () => {
-        const protocol = await import('/protocol.js');
+        const protocol = await import('/wire/protocol.js');
         window.timerboard.session.edit([protocol.addSection({ id: 'sViewerTried', title: 'Sneaky', position: 'first' })]);
     }""")
     expect(toast(viewer, "this link can only view the board")).to_be_visible()

@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
-import { BoardView, BUILD_AT_ONCE, BUILD_FIRST, BUILD_MARGIN, BUILD_SLICE, DROP_MARGIN, ROW_HEIGHT } from "../../web-static/board_view.js";
-import { CountdownView } from "../../web-static/countdown_view.js";
-import { compareByOrder } from "../../web-static/order.js";
-import * as protocol from "../../web-static/protocol.js";
-import { Store } from "../../web-static/store.js";
+import { BoardView, BUILD_AT_ONCE, BUILD_FIRST, BUILD_MARGIN, BUILD_SLICE, DROP_MARGIN, ROW_HEIGHT } from "../../web-static/board/view.js";
+import { CountdownView } from "../../web-static/board/countdowns.js";
+import { compareByOrder } from "../../web-static/model/order.js";
+import * as protocol from "../../web-static/wire/protocol.js";
+import { Store } from "../../web-static/model/store.js";
 import { FakeDocument, FakeIntersectionObserver } from "./fake_dom.js";
 
 // dom_patch.js asks whether the focused element is an input; in the fake DOM, by its tag.

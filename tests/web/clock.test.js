@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { ServerClock } from "../../web-static/clock.js";
-import { CLOCK_DRIFT_RATE, CLOCK_SYNC_PINGS, PING_INTERVAL_MS } from "../../web-static/constants.js";
-import { Connection } from "../../web-static/socket.js";
+import { ServerClock } from "../../web-static/wire/clock.js";
+import { CLOCK_DRIFT_RATE, CLOCK_SYNC_PINGS, PING_INTERVAL_MS } from "../../web-static/wire/constants.js";
+import { Connection } from "../../web-static/wire/connection/connection.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
 /** @param {string} path */

@@ -9,14 +9,14 @@ import { describe, test } from "node:test";
 import {
   changedDigits, countdownText, countedMs, deadlineOf, formatClock, formatOvertime, isRunning, isWarning, justFinished, lengthMs,
   msUntilChange, nextChangeIn, overSince, remainingMs, shownSeconds, ticks, timerFace,
-} from "../../web-static/countdown.js";
-import { parseServerMessage } from "../../web-static/protocol.js";
+} from "../../web-static/model/timer_face.js";
+import { parseServerMessage } from "../../web-static/wire/protocol.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
 /** @param {string} path */
 const fixtureText = (path) => readFileSync(new URL(path, FIXTURES), "utf8");
 
-/** @typedef {import("../../web-static/protocol.js").Run} Run */
+/** @typedef {import("../../web-static/wire/protocol.js").Run} Run */
 /** @param {number} minutes @param {number} seconds @param {Run} run */
 const timer = (minutes, seconds, run) => ({ minutes, seconds, run });
 const T0 = 1_763_740_802_000;

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import {
   acceptField, createSectionElement, createTimerElement, fieldOf, isDirty, markEditing, placeElement, renderRunState,
   revertField, setFieldValue,
-} from "../../web-static/dom_patch.js";
+} from "../../web-static/board/dom_patch.js";
 import { FakeDocument } from "./fake_dom.js";
 
 // dom_patch.js asks whether an element is an input; in the fake DOM, by its tag.

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { createSectionElement, createTimerElement, fieldOf } from "../../web-static/dom_patch.js";
-import { ElementTemplate, ITEM_ID } from "../../web-static/element_template.js";
+import { createSectionElement, createTimerElement, fieldOf } from "../../web-static/board/dom_patch.js";
+import { ElementTemplate, ITEM_ID } from "../../web-static/dom/template.js";
 import { FakeDocument } from "./fake_dom.js";
 
 Object.assign(globalThis, { HTMLInputElement: class { static [Symbol.hasInstance](/** @type {any} */ x) { return x?.tagName === "INPUT"; } } });

@@ -8,14 +8,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { CLOCK_ERROR_INTERVAL_MS } from "../../web-static/constants.js";
-import { parseWarnAt } from "../../web-static/field_edit.js";
-import { syncSummary } from "../../web-static/presence_view.js";
-import { isSequence, movedOnIds, progressText, sequenceProgress } from "../../web-static/sequence.js";
-import { Connection } from "../../web-static/socket.js";
-import { TabTitle, nearestRunning, tabTitleText } from "../../web-static/tab_title.js";
-import { TimerAlerts } from "../../web-static/timer_alerts.js";
-import { formatWarnAt } from "../../web-static/dom_patch.js";
+import { CLOCK_ERROR_INTERVAL_MS } from "../../web-static/wire/constants.js";
+import { parseWarnAt } from "../../web-static/board/field.js";
+import { syncSummary } from "../../web-static/board/presence.js";
+import { isSequence, movedOnIds, progressText, sequenceProgress } from "../../web-static/model/sequence.js";
+import { Connection } from "../../web-static/wire/connection/connection.js";
+import { TabTitle, nearestRunning, tabTitleText } from "../../web-static/board/tab_title.js";
+import { TimerAlerts } from "../../web-static/board/alerts.js";
+import { formatWarnAt } from "../../web-static/board/dom_patch.js";
 import { FakeDocument } from "./fake_dom.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
@@ -23,7 +23,7 @@ const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
 const fixture = (path) => JSON.parse(readFileSync(new URL(path, FIXTURES), "utf8"));
 
 const T0 = 1_763_740_802_000;
-/** @typedef {import("../../web-static/protocol.js").Run} Run */
+/** @typedef {import("../../web-static/wire/protocol.js").Run} Run */
 /** @param {string} id @param {Run["status"]} status @param {Partial<Run>} [extra] */
 const t = (id, status, extra = {}) => ({ id, run: /** @type {Run} */ ({ status, elapsed: 0, ...extra }) });
 

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { parseBoardList, withLinks, withOpened, withTitle, withoutBoard, withoutLink } from "../../web-static/board_list.js";
-import { BOARDS_MAX } from "../../web-static/constants.js";
-import { absoluteLink, boardIdFromPath, linkPath, parseFragment, parseLink } from "../../web-static/links.js";
+import { parseBoardList, withLinks, withOpened, withTitle, withoutBoard, withoutLink } from "../../web-static/model/board_list.js";
+import { BOARDS_MAX } from "../../web-static/wire/constants.js";
+import { absoluteLink, boardIdFromPath, linkPath, parseFragment, parseLink } from "../../web-static/wire/links.js";
 
 const S1 = "Qm9hcmRTZWNyZXRFZGl0MQ";
 const S2 = "b3duZXJTZWNyZXRfLTEyMw";
@@ -102,7 +102,7 @@ describe("the boards this browser opened", () => {
   });
 
   test("the list is capped, dropping the boards opened longest ago", () => {
-    let list = /** @type {import("../../web-static/board_list.js").BoardEntry[]} */ ([]);
+    let list = /** @type {import("../../web-static/model/board_list.js").BoardEntry[]} */ ([]);
     for (let i = 0; i < BOARDS_MAX + 5; i += 1) {
       const id = `board${String(i).padStart(4, "0")}`;
       list = withOpened(list, { id, role: "edit", link: linkPath(id, "edit", S1) }, i);

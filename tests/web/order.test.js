@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { compareByOrder, isCanonical, keyBetween, keyForPosition } from "../../web-static/order.js";
+import { compareByOrder, isCanonical, keyBetween, keyForPosition } from "../../web-static/model/order.js";
 
 describe("keyBetween", () => {
   // The table Tests/BoardCoreTests/OrderKeyTests.swift checks OrderKey.between against too,

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import * as protocol from "../../web-static/protocol.js";
-import { ProtocolError, parseServerMessage } from "../../web-static/protocol.js";
+import * as protocol from "../../web-static/wire/protocol.js";
+import { ProtocolError, parseServerMessage } from "../../web-static/wire/protocol.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
 /** @param {string} path e.g. "client/hello.json" */

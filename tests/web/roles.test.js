@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { ApiError, BoardApi, apiErrorText } from "../../web-static/board_api.js";
-import { BoardView } from "../../web-static/board_view.js";
-import { renderBoardLinks, renderEnded } from "../../web-static/dom_patch.js";
-import { PresenceView } from "../../web-static/presence_view.js";
-import * as protocol from "../../web-static/protocol.js";
-import { Store } from "../../web-static/store.js";
+import { ApiError, BoardApi, apiErrorText } from "../../web-static/wire/api.js";
+import { BoardView } from "../../web-static/board/view.js";
+import { renderBoardLinks, renderEnded } from "../../web-static/board/dom_patch.js";
+import { PresenceView } from "../../web-static/board/presence.js";
+import * as protocol from "../../web-static/wire/protocol.js";
+import { Store } from "../../web-static/model/store.js";
 import { FakeDocument } from "./fake_dom.js";
 
 Object.assign(globalThis, { HTMLInputElement: class { static [Symbol.hasInstance](/** @type {any} */ x) { return x?.tagName === "INPUT"; } } });

@@ -8,10 +8,10 @@ import { describe, mock, test } from "node:test";
 import {
   BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, HANDSHAKE_TIMEOUT_MS, PING_INTERVAL_MS, PONG_TIMEOUT_MS,
   RATE_LIMIT_DEFAULT_RETRY_MS, RATE_LIMIT_JITTER, RATE_LIMIT_WARN_MS,
-} from "../../web-static/constants.js";
-import * as protocol from "../../web-static/protocol.js";
-import { Connection, backoffDelay, retryDelay } from "../../web-static/socket.js";
-import { Store } from "../../web-static/store.js";
+} from "../../web-static/wire/constants.js";
+import * as protocol from "../../web-static/wire/protocol.js";
+import { Connection, backoffDelay, retryDelay } from "../../web-static/wire/connection/connection.js";
+import { Store } from "../../web-static/model/store.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
 /** The secret of the fixtures' join (client/join.json). */

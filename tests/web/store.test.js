@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import * as protocol from "../../web-static/protocol.js";
-import { Store, applyChanges, boardFromSnapshot, diffBoards, orderedSections, orderedTimers, timersBySection } from "../../web-static/store.js";
+import * as protocol from "../../web-static/wire/protocol.js";
+import { Store, applyChanges, boardFromSnapshot, diffBoards, orderedSections, orderedTimers, timersBySection } from "../../web-static/model/store.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
 /** Reads a fixture and parses it the way the page does. @param {string} path */

@@ -2,10 +2,10 @@
 // The alerts of finished timers: on the page, their beep (opt-in per device), and while the tab is
 // hidden a system notification (opt-in, asked from a button, never on load) and the tab's title.
 
-import { BEEP_COUNT, BEEP_HZ, BEEP_MS } from "./constants.js";
+import { BEEP_COUNT, BEEP_HZ, BEEP_MS } from "../wire/constants.js";
 import { removeTimerAlert, showTimerAlert } from "./dom_patch.js";
 
-/** @typedef {import("./protocol.js").Timer} Timer */
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
 
 /**
  * What this page may do with system notifications: the browser's permission, and whether the

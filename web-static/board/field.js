@@ -3,10 +3,10 @@
 // board's limits (as the server will check it) and, if it differs from the board, becomes one
 // update. Parsing is pure; `commitField` touches only the input it is given.
 
-import { DEFAULT_LIMITS, FIELD, KIND } from "./constants.js";
-import { lengthMs } from "./countdown.js";
+import { DEFAULT_LIMITS, FIELD, KIND } from "../wire/constants.js";
+import { lengthMs } from "../model/timer_face.js";
 import { acceptField, formatField, isDirty, revertField, setFieldValue } from "./dom_patch.js";
-import * as protocol from "./protocol.js";
+import * as protocol from "../wire/protocol.js";
 
 /** @typedef {import("./dom_patch.js").FieldInput} FieldInput */
 /** @typedef {{maxTitleLength: number, maxMinutes: number, maxSeconds: number}} FieldLimits */

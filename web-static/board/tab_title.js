@@ -4,10 +4,10 @@
 // one ("4:59 Eggs — TimerBoard"), redrawn by the countdown tick that already runs; else the
 // board's name. The text is pure (`tabTitleText`); `TabTitle` only writes it when it changes.
 
-import { RUN, TITLE_SUFFIX } from "./constants.js";
-import { countdownText, deadlineOf } from "./countdown.js";
+import { RUN, TITLE_SUFFIX } from "../wire/constants.js";
+import { countdownText, deadlineOf } from "../model/timer_face.js";
 
-/** @typedef {import("./protocol.js").Timer} Timer */
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {Pick<Timer, "id" | "title" | "minutes" | "seconds" | "run">} TitleTimer */
 
 /**

@@ -4,10 +4,10 @@
 // server's time (clock.js). The view redraws a countdown only when `countdownText` changes, and
 // wakes up once for all running timers, at the earliest `msUntilChange`.
 
-import { RUN } from "./constants.js";
+import { RUN } from "../wire/constants.js";
 
-/** @typedef {import("./protocol.js").Timer} Timer */
-/** @typedef {import("./protocol.js").Run} Run */
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
+/** @typedef {import("../wire/protocol.js").Run} Run */
 /** @typedef {Pick<Timer, "minutes" | "seconds" | "run">} TimerTimes */
 
 /** The timer's full length in ms. @param {Pick<Timer, "minutes" | "seconds">} timer */

@@ -3,13 +3,13 @@
 // used, checked by field_edit.js, and handed to the board's session as edits. main.js's delegated
 // listener finds the element and calls these; the session decides nothing about forms.
 
-import { KIND } from "./constants.js";
+import { KIND } from "../wire/constants.js";
 import { armButton, fillSectionMenu } from "./dom_patch.js";
-import { fieldInput, parseField, parseTitle } from "./field_edit.js";
-import * as protocol from "./protocol.js";
-import { cleanName, saveName } from "./storage.js";
+import { fieldInput, parseField, parseTitle } from "./field.js";
+import * as protocol from "../wire/protocol.js";
+import { cleanName, saveName } from "../wire/storage.js";
 
-/** @typedef {import("./board_session.js").BoardSession} BoardSession */
+/** @typedef {import("./session.js").BoardSession} BoardSession */
 
 /** @param {Element} element @returns {string} the id of the section or timer the element is in */
 function idOf(element) {

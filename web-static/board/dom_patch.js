@@ -52,11 +52,11 @@
 //                  form.delete-board [name=confirm]
 //   #ended-page[data-reason=no-secret|wrong-link|replaced|deleted]: #ended-title, #ended-text
 
-import { ADJUST_MS } from "./constants.js";
-import { ElementTemplate, ITEM_ID } from "./element_template.js";
+import { ADJUST_MS } from "../wire/constants.js";
+import { ElementTemplate, ITEM_ID } from "../dom/template.js";
 
-/** @typedef {import("./protocol.js").Section} Section */
-/** @typedef {import("./protocol.js").Timer} Timer */
+/** @typedef {import("../wire/protocol.js").Section} Section */
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {HTMLInputElement} FieldInput  an input with data-field, data-base (the value to show) and data-shown (the value last written) */
 
 // MARK: building elements

@@ -2,12 +2,12 @@
 // The start page (`/`): the boards this browser opened, and a form for a new board. No board is
 // public, so this list is all it shows; it is rebuilt whole (it is small, not live, and holds no input).
 
-import { withLinks, withoutBoard } from "./board_list.js";
-import { armButton, renderBoardLinks } from "./dom_patch.js";
-import { loadBoards, updateBoards } from "./storage.js";
+import { withLinks, withoutBoard } from "../model/board_list.js";
+import { armButton, renderBoardLinks } from "../board/dom_patch.js";
+import { loadBoards, updateBoards } from "../wire/storage.js";
 
-/** @typedef {import("./board_api.js").BoardApi} BoardApi */
-/** @typedef {import("./status_view.js").StatusView} StatusView */
+/** @typedef {import("../wire/api.js").BoardApi} BoardApi */
+/** @typedef {import("../board/status.js").StatusView} StatusView */
 
 export class StartPage {
   /**

@@ -1,7 +1,7 @@
 // @ts-check
 // The connection indicator (#connection) and the toasts.
 
-import { TOAST_MS } from "./constants.js";
+import { TOAST_MS } from "../wire/constants.js";
 import { appendToast, renderConnection } from "./dom_patch.js";
 
 export class StatusView {

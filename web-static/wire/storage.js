@@ -3,7 +3,7 @@
 // boards opened here, with their links. Storage can be disabled or hold garbage; every reader copes.
 
 import { BOARDS_KEY, GUEST_NAME_PREFIX, NAME_KEY, NAME_MAX_LENGTH } from "./constants.js";
-import { parseBoardList } from "./board_list.js";
+import { parseBoardList } from "../model/board_list.js";
 
 /** @param {string} key @returns {string | null} */
 export function readStorage(key) {
@@ -47,14 +47,14 @@ export function cleanName(text) {
 
 // MARK: boards opened in this browser (board_list.js decides what the list holds)
 
-/** @returns {import("./board_list.js").BoardEntry[]} newest first */
+/** @returns {import("../model/board_list.js").BoardEntry[]} newest first */
 export function loadBoards() {
   return parseBoardList(readStorage(BOARDS_KEY));
 }
 
 /**
  * Changes the stored list, read fresh each time: another tab of this browser may have changed it.
- * @param {(list: import("./board_list.js").BoardEntry[]) => import("./board_list.js").BoardEntry[]} change
+ * @param {(list: import("../model/board_list.js").BoardEntry[]) => import("../model/board_list.js").BoardEntry[]} change
  */
 export function updateBoards(change) {
   const before = loadBoards();

@@ -4,23 +4,23 @@
 // and the store says which ids it touched, so each message patches only those elements; what the
 // user does becomes an edit here (shown at once, sent now or after the next join).
 
-import { CONNECTION, ENDED, ERROR_CODE, KIND, MSG, NOTIFY_KEY, OP, ROLE, RUN, SOUND_KEY, WS_PATH } from "./constants.js";
-import { ServerClock } from "./clock.js";
-import { BoardView } from "./board_view.js";
-import { CountdownView, timersOfSections } from "./countdown_view.js";
-import { PresenceView } from "./presence_view.js";
-import * as protocol from "./protocol.js";
-import { Connection } from "./socket.js";
-import { withOpened, withTitle, withoutBoard, withoutLink } from "./board_list.js";
-import { linkPath } from "./links.js";
-import { readStorage, updateBoards, writeStorage } from "./storage.js";
-import { Store, orderedSections, orderedTimers } from "./store.js";
+import { CONNECTION, ENDED, ERROR_CODE, KIND, MSG, NOTIFY_KEY, OP, ROLE, RUN, SOUND_KEY, WS_PATH } from "../wire/constants.js";
+import { ServerClock } from "../wire/clock.js";
+import { BoardView } from "./view.js";
+import { CountdownView, timersOfSections } from "./countdowns.js";
+import { PresenceView } from "./presence.js";
+import * as protocol from "../wire/protocol.js";
+import { Connection } from "../wire/connection/connection.js";
+import { withOpened, withTitle, withoutBoard, withoutLink } from "../model/board_list.js";
+import { linkPath } from "../wire/links.js";
+import { readStorage, updateBoards, writeStorage } from "../wire/storage.js";
+import { Store, orderedSections, orderedTimers } from "../model/store.js";
 import { TabTitle } from "./tab_title.js";
-import { TimerAlerts } from "./timer_alerts.js";
+import { TimerAlerts } from "./alerts.js";
 
-/** @typedef {import("./protocol.js").Op} Op */
-/** @typedef {import("./status_view.js").StatusView} StatusView */
-/** @typedef {import("./protocol.js").Role} Role */
+/** @typedef {import("../wire/protocol.js").Op} Op */
+/** @typedef {import("./status.js").StatusView} StatusView */
+/** @typedef {import("../wire/protocol.js").Role} Role */
 /**
  * What the page around the board does when the session learns something about the board itself.
  * @typedef {{role(role: Role): void, title(title: string): void, ended(reason: string): void}} PageEvents
@@ -158,10 +158,10 @@ export class BoardSession {
    * Sections' timers for their run buttons. A built section shows all its timers, so its view's
    * list is the board's; a far section's timers are only in the store: one pass over it, for all
    * such sections at once (after a snapshot, or a change to a section off screen).
-   * @param {import("./store.js").Board} board @param {Set<string>} ids
+   * @param {import("../model/store.js").Board} board @param {Set<string>} ids
    */
   #sectionTimers(board, ids) {
-    /** @type {Map<string, import("./protocol.js").Timer[]>} */
+    /** @type {Map<string, import("../wire/protocol.js").Timer[]>} */
     const result = new Map();
     const shells = new Set();
     for (const id of ids) {
@@ -174,7 +174,7 @@ export class BoardSession {
 
   // MARK: session: what the socket delivers goes through the store, then to the views
 
-  /** @returns {import("./socket.js").SessionHandler} */
+  /** @returns {import("../wire/connection/connection.js").SessionHandler} */
   #handler() {
     return {
       welcome: (message) => {
@@ -230,7 +230,7 @@ export class BoardSession {
   /**
    * The server said what this link may do: the views follow (a view link gets no edit controls),
    * and this browser's list of boards remembers the link under that role.
-   * @param {Extract<import("./protocol.js").ServerMessage, {type: "access"}>} message
+   * @param {Extract<import("../wire/protocol.js").ServerMessage, {type: "access"}>} message
    */
   #access({ role, userId }) {
     const first = this.role === null;
@@ -391,8 +391,8 @@ export class BoardSession {
   /**
    * "Notify me": asks the browser's permission the first time (from this press, never on load),
    * then turns system notifications on or off on this device.
-   * @param {import("./timer_alerts.js").NotifyState} shown what the button showed when pressed
-   * @returns {Promise<import("./timer_alerts.js").NotifyState>}
+   * @param {import("./alerts.js").NotifyState} shown what the button showed when pressed
+   * @returns {Promise<import("./alerts.js").NotifyState>}
    */
   async toggleNotify(shown) {
     const state = await this.alerts.toggleNotify(shown);
@@ -423,7 +423,7 @@ export class BoardSession {
 /**
  * Up or down one place among its siblings: before the previous one, or after the next one.
  * @param {{id: string}[]} siblings in display order @param {string} id @param {number} delta -1 or 1
- * @returns {import("./protocol.js").Position | null} null at the edge
+ * @returns {import("../wire/protocol.js").Position | null} null at the edge
  */
 function stepPosition(siblings, id, delta) {
   const neighbour = siblings[siblings.findIndex((s) => s.id === id) + delta];

@@ -3,15 +3,15 @@
 // elements of index.html through `.value`, `textContent` and `hidden`; main.js's delegated
 // listener calls it.
 
-import { ROLE } from "./constants.js";
-import { apiErrorText } from "./board_api.js";
-import { withLinks } from "./board_list.js";
-import { absoluteLink } from "./links.js";
-import { parseTitle } from "./field_edit.js";
-import { updateBoards } from "./storage.js";
+import { ROLE } from "../wire/constants.js";
+import { apiErrorText } from "../wire/api.js";
+import { withLinks } from "../model/board_list.js";
+import { absoluteLink } from "../wire/links.js";
+import { parseTitle } from "./field.js";
+import { updateBoards } from "../wire/storage.js";
 
-/** @typedef {import("./board_session.js").BoardSession} BoardSession */
-/** @typedef {import("./board_api.js").BoardApi} BoardApi */
+/** @typedef {import("./session.js").BoardSession} BoardSession */
+/** @typedef {import("../wire/api.js").BoardApi} BoardApi */
 
 /** @param {Document} doc @param {string} id */
 function byId(doc, id) {

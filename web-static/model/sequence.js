@@ -4,10 +4,10 @@
 // overtime. Pure: derived from the board's timers alone, never from anything the page remembers,
 // so every screen says the same, and a page opened late says it too.
 
-import { RUN } from "./constants.js";
+import { RUN } from "../wire/constants.js";
 
-/** @typedef {import("./protocol.js").Timer} Timer */
-/** @typedef {import("./protocol.js").Section} Section */
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
+/** @typedef {import("../wire/protocol.js").Section} Section */
 /** @typedef {Pick<Timer, "id" | "run">} SequenceTimer */
 
 /** @param {Pick<Section, "sequence"> | undefined} section */

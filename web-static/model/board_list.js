@@ -4,11 +4,11 @@
 // stored; storage.js reads and writes it. Each entry keeps every link of the board this browser
 // learnt (an owner who opened the view link to look, keeps the owner link) and opens the strongest.
 
-import { BOARDS_MAX, ROLES } from "./constants.js";
-import { isValidId } from "./protocol.js";
-import { parseLink, roleRank } from "./links.js";
+import { BOARDS_MAX, ROLES } from "../wire/constants.js";
+import { isValidId } from "../wire/protocol.js";
+import { parseLink, roleRank } from "../wire/links.js";
 
-/** @typedef {import("./protocol.js").Role} Role */
+/** @typedef {import("../wire/protocol.js").Role} Role */
 /** @typedef {Partial<Record<Role, string>>} Links  link paths ("/b/ID#edit=SECRET") by role */
 /**
  * @typedef {{id: string, title: string, role: Role, link: string, links: Links, openedAt: number}} BoardEntry

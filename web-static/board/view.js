@@ -6,18 +6,18 @@
 // moves, adds or removes it (dom_patch.js does the touching). A rename costs one field write,
 // whatever the size of the board; a move sorts only the siblings of the list it lands in.
 
-import { DEFAULT_LIMITS } from "./constants.js";
+import { DEFAULT_LIMITS } from "../wire/constants.js";
 import {
   bodyOf, createSectionElement, createTimerElement, fieldOf, formatField, isDirty, placeElement, removeElement, setExpanded,
   setFieldValue, setReadOnly, timerListOf,
 } from "./dom_patch.js";
-import { compareByOrder } from "./order.js";
-import { orderedSections, timersBySection } from "./store.js";
+import { compareByOrder } from "../model/order.js";
+import { orderedSections, timersBySection } from "../model/store.js";
 
-/** @typedef {import("./store.js").Board} Board */
+/** @typedef {import("../model/store.js").Board} Board */
 /** @typedef {import("./dom_patch.js").FieldInput} FieldInput */
-/** @typedef {import("./protocol.js").Section} Section */
-/** @typedef {import("./protocol.js").Timer} Timer */
+/** @typedef {import("../wire/protocol.js").Section} Section */
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
 
 /** A board up to this many timers is built whole at once; a bigger one builds a screenful first. */
 export const BUILD_AT_ONCE = 300;

@@ -2,16 +2,16 @@
 // Every timer's countdown, run state, phase (warning, overtime, "Done") and run buttons, and each
 // section's run controls (start/pause all, or a sequence's start/pause, skip, progress).
 
-import { RUN } from "./constants.js";
-import { justFinished, msUntilChange, ticks, timerFace } from "./countdown.js";
+import { RUN } from "../wire/constants.js";
+import { justFinished, msUntilChange, ticks, timerFace } from "../model/timer_face.js";
 import { countdownOf, renderPhase, renderRunState, renderSectionRun, renderStatusWord, writeCountdown } from "./dom_patch.js";
-import { compareByOrder } from "./order.js";
-import { isSequence, movedOnIds, progressText, sequenceProgress } from "./sequence.js";
+import { compareByOrder } from "../model/order.js";
+import { isSequence, movedOnIds, progressText, sequenceProgress } from "../model/sequence.js";
 import { nearestRunning } from "./tab_title.js";
 
-/** @typedef {import("./store.js").Board} Board */
-/** @typedef {import("./protocol.js").Section} Section */
-/** @typedef {import("./protocol.js").Timer} Timer */
+/** @typedef {import("../model/store.js").Board} Board */
+/** @typedef {import("../wire/protocol.js").Section} Section */
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {{timer: Timer, element: HTMLElement, text: string, phase: string, word: string, movedOn: boolean}} Entry  a timer as shown */
 
 /** @type {Set<string>} */

@@ -2,10 +2,10 @@
 // Who else is on the board (the header list) and what they are editing (a mark on that section's
 // header or timer's row, in their colour, with their name). Touches only the marks that change.
 
-import { CLOCK_ERROR_OFF_MS } from "./constants.js";
+import { CLOCK_ERROR_OFF_MS } from "../wire/constants.js";
 import { markEditing, renderPresenceList, renderSync, safeColor } from "./dom_patch.js";
 
-/** @typedef {import("./protocol.js").PresenceUser} PresenceUser */
+/** @typedef {import("../wire/protocol.js").PresenceUser} PresenceUser */
 
 /**
  * Who else is on the board (the header list) and what they are editing (a mark on that section's

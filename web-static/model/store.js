@@ -4,14 +4,14 @@
 // shows is `displayed` = confirmed + pending edits re-applied, recomputed after every event, so a
 // remote change never erases a local edit in flight and a rejected edit simply disappears.
 
-import { CHANGE, FIELD, KIND, OP, POSITION, SECTION_FIELDS, TIMER_FIELDS } from "./constants.js";
+import { CHANGE, FIELD, KIND, OP, POSITION, SECTION_FIELDS, TIMER_FIELDS } from "../wire/constants.js";
 import { compareByOrder, keyForPosition } from "./order.js";
-import { idleRun } from "./protocol.js";
+import { idleRun } from "../wire/protocol.js";
 
-/** @typedef {import("./protocol.js").Section} Section */
-/** @typedef {import("./protocol.js").Timer} Timer */
-/** @typedef {import("./protocol.js").Change} Change */
-/** @typedef {import("./protocol.js").Op} Op */
+/** @typedef {import("../wire/protocol.js").Section} Section */
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
+/** @typedef {import("../wire/protocol.js").Change} Change */
+/** @typedef {import("../wire/protocol.js").Op} Op */
 /**
  * Entities are never mutated once in a board: a change replaces the object, so two boards can
  * share unchanged entities and a diff can skip them by identity.
@@ -178,7 +178,7 @@ const OP_APPLIERS = {
     const order = keyForPosition(op.position ?? POSITION.first, orderedTimers(board, op.sectionID), op.id);
     if (order === null) return false;
     const { id, sectionID, title, minutes, seconds, warnAt } = op;
-    /** @type {import("./protocol.js").Timer} */
+    /** @type {import("../wire/protocol.js").Timer} */
     const timer = { id, sectionID, title, minutes, seconds, createdDate: now, order, run: idleRun() };
     // As the server writes it: a warning point only when there is one.
     if (warnAt) timer.warnAt = warnAt;

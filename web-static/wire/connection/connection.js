@@ -28,18 +28,18 @@
 // the server answers a wrong secret exactly as an unknown board), and the server closing the socket
 // with 4403 (the link was replaced) or 4410 (the board was deleted). The handler is told why.
 
-import { ServerClock, localNow } from "./clock.js";
+import { ServerClock, localNow } from "../clock.js";
 import {
   BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS, CLOCK_ERROR_INTERVAL_MS, CLOCK_ERROR_MAX_MS, CLOCK_ERROR_STEP_MS,
   CLOCK_SYNC_PINGS, CLOSE_CODE, CONNECTION, ENDED, ERROR_CODE,
   HANDSHAKE_TIMEOUT_MS, MSG, PING_INTERVAL_MS, PONG_TIMEOUT_MS, RATE_LIMIT_DEFAULT_RETRY_MS, RATE_LIMIT_JITTER,
   RATE_LIMIT_WARN_MS, ROLE,
-} from "./constants.js";
+} from "../constants.js";
 import {
   editMessage, helloMessage, joinMessage, parseServerMessage, pingMessage, presenceMessage, ProtocolError,
-} from "./protocol.js";
+} from "../protocol.js";
 
-/** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+/** @typedef {import("../protocol.js").ServerMessage} ServerMessage */
 /** @typedef {Extract<ServerMessage, {type: "changes"}>} ChangesMessage */
 /**
  * What the session needs from the rest of the page.
@@ -56,7 +56,7 @@ import {
  *   slowed(heldMs: number): void,
  *   serverError(message: Extract<ServerMessage, {type: "error"}>): void,
  *   presence(message: Extract<ServerMessage, {type: "presence"} | {type: "presenceChanged"}>): void,
- *   unackedEdits(): {opId: string, ops: import("./protocol.js").Op[]}[],
+ *   unackedEdits(): {opId: string, ops: import("../protocol.js").Op[]}[],
  *   status(status: ConnectionStatus): void,
  *   ended(reason: string): void,
  * }} SessionHandler
@@ -104,7 +104,7 @@ export class Connection {
     this.board = board;
     this.secret = secret;
     /** What the server's last `access` said this link may do; null before the first. */
-    this.role = /** @type {import("./protocol.js").Role | null} */ (null);
+    this.role = /** @type {import("../protocol.js").Role | null} */ (null);
     this.clientId = clientId;
     /** What `hello.name` tells the others. */
     this.name = name;
@@ -180,7 +180,7 @@ export class Connection {
   /**
    * A new edit (already queued in the store): sent now if the board is live and no earlier edit
    * waits out a rate limit; otherwise it goes out after the next join, or after the earlier ones.
-   * @param {{opId: string, ops: import("./protocol.js").Op[]}} edit
+   * @param {{opId: string, ops: import("../protocol.js").Op[]}} edit
    * @returns {boolean} whether it was sent now
    */
   sendEdit({ opId }) {

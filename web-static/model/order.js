@@ -4,7 +4,7 @@
 // wins when the change comes back. Pure. Mirrors Sources/BoardCore/OrderKey.swift and the
 // server's position rules, so an optimistic position is almost always the final one.
 
-import { ORDER_DIGITS, POSITION } from "./constants.js";
+import { ORDER_DIGITS, POSITION } from "../wire/constants.js";
 
 const ZERO = ORDER_DIGITS[0];
 
@@ -144,7 +144,7 @@ export function compareByOrder(a, b) {
  * The key for `position` among `siblings` (in display order), ignoring the item being moved,
  * as the server computes it. Null when the position names no sibling or the item itself: the
  * operation does not apply.
- * @param {import("./protocol.js").Position} position
+ * @param {import("../wire/protocol.js").Position} position
  * @param {{id: string, order: string}[]} siblings in display order
  * @param {string} movingId
  * @returns {string | null}

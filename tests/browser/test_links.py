@@ -43,7 +43,7 @@ def ended(page, reason):
 
 def stopped(page):
     """The page's socket is closed and it will not make another (no reconnect is scheduled)."""
-    return page.evaluate("(() => { const s = window.timerboard.socket; return s.ws === null && s.fatal !== null && s.timers.reconnect === null })()")
+    return page.evaluate("(() => { const s = window.timerboard.socket; return s.ws === null && s.fatal !== null && !s.socket.reconnecting })()")
 
 
 def open_settings(page):

@@ -1,6 +1,6 @@
 // @ts-check
 // clock.js: estimating the server's clock from ping/pong round trips, with local clocks that are
-// skewed on purpose; and socket.js feeding it (a burst of pings on join, one after each pong).
+// skewed on purpose; and the connection feeding it (a burst of pings on join, one after each pong).
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -252,7 +252,7 @@ describe("Connection and ServerClock", () => {
     assert.equal(s.pings().length, CLOCK_SYNC_PINGS, "the burst ends");
     assert.equal(s.clock.synced, true);
     assert.equal(s.clock.serverNow(), s.w.real(), "symmetric latency: exact, whatever the skew");
-    assert.equal(s.connection.clockOffset, 42_000);
+    assert.equal(s.connection.clock.offset, 42_000);
   });
 
   test("two pages with different clocks read the same server time", () => {
@@ -281,7 +281,7 @@ describe("Connection and ServerClock", () => {
 
   test("the heartbeat's pings feed the clock too", () => {
     const s = session(77);
-    s.connection.syncClock = () => {}; // no burst: only the heartbeat pings
+    s.connection.heartbeat.syncClock = () => {}; // no burst: only the heartbeat pings
     s.handshake();
     s.w.advance(PING_INTERVAL_MS);
     s.runDue();

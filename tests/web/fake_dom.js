@@ -1,5 +1,5 @@
 // @ts-check
-// A tiny DOM for unit tests of the views and dom_patch.js under `node --test` (no npm): elements,
+// A tiny DOM for unit tests of the board's views and elements under `node --test` (no npm): elements,
 // text, attributes, dataset, classList, style, input values and focus, and querySelector for simple
 // selectors (`*`, `tag`, `#id`, `.class`, `[attr]`, `[attr=value]`, combined, no combinators). Every change is
 // logged in `doc.mutations`, as a MutationObserver would see it (`value` too, which it would not),

@@ -1,21 +1,21 @@
 // @ts-check
-// Issue 18 in the browser, without a browser: sequences' progress and "Done" rule (sequence.js),
-// the tab title (tab_title.js), how in step the screens are (presence_view.js), warning points as
-// typed (field_edit.js), notifications (timer_alerts.js), and the clock's bound told in presence
-// (socket.js, on a fake socket and clock).
+// Issue 18 in the browser, without a browser: sequences' progress and "Done" rule (model/sequence.js),
+// the tab title (board/tab_title.js), how in step the screens are (board/presence.js), warning
+// points as typed (model/fields.js), notifications (board/alerts.js), and the clock's bound told in
+// presence (wire/connection/, on a fake socket and clock).
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { CLOCK_ERROR_INTERVAL_MS } from "../../web-static/wire/constants.js";
-import { parseWarnAt } from "../../web-static/board/field.js";
-import { syncSummary } from "../../web-static/board/presence.js";
-import { isSequence, movedOnIds, progressText, sequenceProgress } from "../../web-static/model/sequence.js";
 import { Connection } from "../../web-static/wire/connection/connection.js";
-import { TabTitle, nearestRunning, tabTitleText } from "../../web-static/board/tab_title.js";
+import { formatWarnAt, parseWarnAt } from "../../web-static/model/fields.js";
+import { progressText } from "../../web-static/model/sentences.js";
+import { isSequence, movedOnIds, sequenceProgress } from "../../web-static/model/sequence.js";
 import { TimerAlerts } from "../../web-static/board/alerts.js";
-import { formatWarnAt } from "../../web-static/board/dom_patch.js";
+import { syncSummary } from "../../web-static/board/presence.js";
+import { TabTitle, nearestRunning, tabTitleText } from "../../web-static/board/tab_title.js";
 import { FakeDocument } from "./fake_dom.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
@@ -102,7 +102,7 @@ describe("tab title (tab_title.js)", () => {
   });
 });
 
-describe("screens in step (presence_view.js syncSummary)", () => {
+describe("screens in step (board/presence.js syncSummary)", () => {
   const ada = { userId: "u-ada", name: "Ada", clockError: 12 };
   const bob = { userId: "u-bob", name: "Bob", clockError: 180 };
   const cyd = { userId: "u-cyd", name: "Cyd", clockError: 20 };
@@ -124,7 +124,7 @@ describe("screens in step (presence_view.js syncSummary)", () => {
   });
 });
 
-describe("warning points as typed (field_edit.js)", () => {
+describe("warning points as typed (model/fields.js)", () => {
   test("m:ss or whole minutes, in ms of time left; empty is none", () => {
     assert.deepEqual(parseWarnAt("1:00"), { value: 60_000 });
     assert.deepEqual(parseWarnAt(" 0:30 "), { value: 30_000 });
@@ -142,7 +142,7 @@ describe("warning points as typed (field_edit.js)", () => {
   });
 });
 
-describe("notifications (timer_alerts.js)", () => {
+describe("notifications (board/alerts.js)", () => {
   /** A Notification class that records what was made, with the permission the browser would give. */
   function fakeNotification(permission = "default", answer = "granted") {
     /** @type {{title: string, options: any}[]} */
@@ -208,7 +208,7 @@ describe("notifications (timer_alerts.js)", () => {
   });
 });
 
-describe("clockError in presence (socket.js)", () => {
+describe("clockError in presence (wire/connection/)", () => {
   /** A live connection on a fake socket and clock; `pong(roundTrip)` answers a ping after `roundTrip` ms. */
   function live() {
     let now = 5_000_000;

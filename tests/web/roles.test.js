@@ -6,11 +6,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { ApiError, BoardApi, apiErrorText } from "../../web-static/wire/api.js";
+import { ApiError, BoardApi } from "../../web-static/wire/api.js";
+import { apiErrorText } from "../../web-static/model/sentences.js";
+import { renderEnded } from "../../web-static/pages/ended.js";
+import { renderBoardLinks } from "../../web-static/pages/start.js";
 import { BoardView } from "../../web-static/board/view.js";
-import { renderBoardLinks, renderEnded } from "../../web-static/board/dom_patch.js";
 import { PresenceView } from "../../web-static/board/presence.js";
 import * as protocol from "../../web-static/wire/protocol.js";
+import { parseServerMessage } from "../../web-static/wire/server_messages.js";
 import { Store } from "../../web-static/model/store.js";
 import { FakeDocument } from "./fake_dom.js";
 
@@ -29,11 +32,11 @@ describe("a view link's board", () => {
     const view = new BoardView(/** @type {any} */ (container), { IntersectionObserver: null });
     const store = new Store();
     view.setReadOnly(true);
-    store.loadSnapshot(/** @type {any} */ (protocol.parseServerMessage(fixture("server/snapshot.json"))));
+    store.loadSnapshot(/** @type {any} */ (parseServerMessage(fixture("server/snapshot.json"))));
     view.render(store.displayed, store.takeTouched());
     const fields = () => container.querySelectorAll("input[data-field]").map((input) => /** @type {any} */ (input).readOnly);
     assert.deepEqual(fields(), [true, true, true, true, true], "the section's title; the timer's title, minutes, seconds, warning point");
-    const changes = protocol.parseServerMessage(fixture("server/changes-mixed.json"));
+    const changes = parseServerMessage(fixture("server/changes-mixed.json"));
     store.applyChangeset(/** @type {any} */ ({ ...changes, rev: 4 }));
     view.render(store.displayed, store.takeTouched());
     assert.ok(fields().length > 0 && fields().every((readOnly) => readOnly === true), "added later: read-only too");
@@ -49,13 +52,13 @@ describe("presence by userId", () => {
     const myDot = doc.createElement("span");
     doc.body.append(list, myDot);
     const presence = new PresenceView({ list: /** @type {any} */ (list), myDot: /** @type {any} */ (myDot), elements: new Map(), describe: () => null });
-    const message = /** @type {any} */ (protocol.parseServerMessage(fixture("server/presence.json")));
+    const message = /** @type {any} */ (parseServerMessage(fixture("server/presence.json")));
     presence.show(message.users);
     assert.equal(list.children.length, 2, "before access, nobody is known to be us");
     presence.setMe(fixture("server/access.json").userId);
     assert.deepEqual(list.children.map((li) => li.getAttribute("data-user-id")), ["b7Rk2LmQ9xTp4WzN"]);
     assert.equal(myDot.style.getPropertyValue("--user-color"), "#d9480f");
-    const changed = /** @type {any} */ (protocol.parseServerMessage(fixture("server/presenceChanged.json")));
+    const changed = /** @type {any} */ (parseServerMessage(fixture("server/presenceChanged.json")));
     presence.change(changed.users, changed.left);
     assert.deepEqual(list.children.map((li) => li.getAttribute("data-user-id")), ["Pz8wQ1nV5kRt3YcM"], "Bob came, the script left");
   });

@@ -1,16 +1,21 @@
 // @ts-check
-// store.js: confirmed board + pending edits, fed with the golden fixtures (Tests/Fixtures/protocol/).
+// model/store.js: the confirmed board, changed in place by changesets, and pending edits as an
+// overlay of the ids they touch (model/overlay.js), fed with the golden fixtures
+// (Tests/Fixtures/protocol/).
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import * as protocol from "../../web-static/wire/protocol.js";
-import { Store, applyChanges, boardFromSnapshot, diffBoards, orderedSections, orderedTimers, timersBySection } from "../../web-static/model/store.js";
+import { parseServerMessage } from "../../web-static/wire/server_messages.js";
+import { Board, orderedSections, orderedTimers, timersBySection } from "../../web-static/model/board.js";
+import { StoreError, applyChanges } from "../../web-static/model/changes.js";
+import { Store } from "../../web-static/model/store.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
 /** Reads a fixture and parses it the way the page does. @param {string} path */
-const message = (path) => /** @type {any} */ (protocol.parseServerMessage(readFileSync(new URL(path, FIXTURES), "utf8")));
+const message = (path) => /** @type {any} */ (parseServerMessage(readFileSync(new URL(path, FIXTURES), "utf8")));
 /** @param {string} path */
 const raw = (path) => JSON.parse(readFileSync(new URL(path, FIXTURES), "utf8"));
 
@@ -24,7 +29,7 @@ function storeAtSnapshot() {
 
 /** A changeset message with the next revision. @param {Store} store @param {any[]} changes wire changes */
 function next(store, changes) {
-  return /** @type {any} */ (protocol.parseServerMessage({ type: "changes", rev: /** @type {number} */ (store.rev) + 1, changes }));
+  return /** @type {any} */ (parseServerMessage({ type: "changes", rev: /** @type {number} */ (store.rev) + 1, changes }));
 }
 
 describe("confirmed state from the fixtures", () => {
@@ -100,11 +105,52 @@ describe("confirmed state from the fixtures", () => {
     assert.equal(new Store().applyChangeset(message("server/changes-rename-section.json")).status, "gap");
   });
 
-  test("applyChanges copies: the board it was given is unchanged", () => {
-    const board = boardFromSnapshot(raw("server/snapshot.json"));
-    const after = applyChanges(board, message("server/changes-rename-section.json").changes);
-    assert.equal(board.sections.get("sec-prep")?.title, "Prep");
-    assert.equal(after.sections.get("sec-prep")?.title, "Mise en place");
+  test("a changeset changes the confirmed board in place: the board and every entity it does not name stay the same objects", () => {
+    const store = storeAtSnapshot();
+    const board = store.confirmed;
+    const eggs = board.timers.get("tim-eggs");
+    const prep = board.sections.get("sec-prep");
+    store.applyChangeset(message("server/changes-rename-section.json"));
+    assert.equal(store.confirmed, board, "no copy of the board");
+    assert.equal(board.timers.get("tim-eggs"), eggs);
+    assert.notEqual(board.sections.get("sec-prep"), prep, "a changed entity is a new object, so views see it changed");
+    assert.equal(prep?.title, "Prep", "the old object is not changed");
+  });
+
+  test("applyChanges is all or nothing: a change that does not fit puts back every entity the ones before it touched", () => {
+    const board = Board.fromSnapshot(raw("server/snapshot.json"));
+    const prep = board.sections.get("sec-prep");
+    const eggs = board.timers.get("tim-eggs");
+    const changes = /** @type {any} */ (next(storeAtSnapshot(), [
+      { insert: "section", id: "sec-new", title: "New", isExpanded: true, createdDate: NOW, order: "A" },
+      { insert: "timer", id: "tim-tea", sectionID: "sec-new", title: "Tea", minutes: 3, seconds: 0, createdDate: NOW, order: "a0" },
+      { update: "timer", id: "tim-eggs", sectionID: "sec-new", order: "a1" },
+      { update: "section", id: "sec-prep", title: "Gone soon" },
+      { delete: "section", id: "sec-prep" },
+      { update: "timer", id: "tim-nope", title: "X" },
+    ])).changes;
+    assert.throws(() => applyChanges(board, changes), StoreError);
+    assert.deepEqual([...board.sections.keys()], ["sec-prep"]);
+    assert.deepEqual([...board.timers.keys()], ["tim-eggs"]);
+    assert.equal(board.sections.get("sec-prep"), prep);
+    assert.equal(board.timers.get("tim-eggs"), eggs);
+    assert.deepEqual(board.timersIn("sec-prep").map((t) => t.id), ["tim-eggs"], "the index too");
+    assert.deepEqual(board.timersIn("sec-new"), []);
+  });
+
+  test("a section's timers come from its index, through moves and deletes", () => {
+    const store = storeAtSnapshot();
+    store.applyChangeset(next(store, [
+      { insert: "section", id: "sec-bake", title: "Bake", isExpanded: true, createdDate: NOW, order: "a1" },
+      { insert: "timer", id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, createdDate: NOW, order: "a0" },
+      { insert: "timer", id: "tim-tea", sectionID: "sec-prep", title: "Tea", minutes: 3, seconds: 0, createdDate: NOW, order: "a1" },
+    ]));
+    store.applyChangeset(next(store, [{ update: "timer", id: "tim-eggs", sectionID: "sec-bake", order: "a1" }]));
+    assert.deepEqual(orderedTimers(store.confirmed, "sec-bake").map((t) => t.id), ["tim-bread", "tim-eggs"]);
+    assert.deepEqual(orderedTimers(store.confirmed, "sec-prep").map((t) => t.id), ["tim-tea"]);
+    store.applyChangeset(next(store, [{ delete: "timer", id: "tim-bread" }, { delete: "section", id: "sec-prep" }]));
+    assert.deepEqual(store.confirmed.timersIn("sec-bake").map((t) => t.id), ["tim-eggs"]);
+    assert.deepEqual([...store.confirmed.timers.keys()], ["tim-eggs"], "the section's delete took its timers");
   });
 });
 
@@ -267,27 +313,47 @@ describe("pending edits", () => {
   });
 });
 
-describe("diffBoards", () => {
-  test("reports added, removed and the changed fields only", () => {
+describe("pending edits are an overlay of the ids they touch", () => {
+  test("the overlay holds what the edits set or deleted, and the confirmed board is never touched", () => {
     const store = storeAtSnapshot();
-    const before = store.displayed;
-    store.applyChangeset(next(store, [
-      { update: "section", id: "sec-prep", title: "Mise en place" },
-      { insert: "section", id: "sec-new", title: "New", isExpanded: true, createdDate: NOW, order: "A" },
-      { update: "timer", id: "tim-eggs", sectionID: "sec-new", order: "a0" },
-    ]));
-    store.applyChangeset(next(store, [{ delete: "section", id: "sec-prep" }]));
-    const diff = diffBoards(before, store.displayed);
-    assert.deepEqual(diff.sections, { added: ["sec-new"], removed: ["sec-prep"], changed: new Map() });
-    assert.deepEqual(diff.timers, { added: [], removed: [], changed: new Map([["tim-eggs", ["sectionID"]]]) });
+    const eggs = store.confirmed.timers.get("tim-eggs");
+    store.addEdit("1", [protocol.updateTimer({ id: "tim-eggs", title: "Mine" })], NOW);
+    store.addEdit("2", [protocol.addSection({ id: "s-new", title: "New" })], NOW);
+    assert.deepEqual(store.overlay?.ids().sort(), ["s-new", "tim-eggs"]);
+    assert.equal(store.confirmed.timers.get("tim-eggs"), eggs);
+    assert.equal(store.displayed.timers.get("tim-eggs")?.title, "Mine");
+    assert.deepEqual([...store.displayed.sections.keys()], ["sec-prep", "s-new"]);
+    assert.equal(store.displayed.sections.size, 2);
+    // A changeset elsewhere shows through, and the edits stay on top.
+    store.applyChangeset(next(store, [{ update: "section", id: "sec-prep", title: "Theirs" }]));
+    assert.equal(store.displayed.sections.get("sec-prep")?.title, "Theirs");
+    assert.equal(store.displayed.timers.get("tim-eggs")?.title, "Mine");
   });
 
-  test("a title edit is one field; equal boards give nothing", () => {
+  test("what a changeset touches is its ids and the pending edits', never the whole board", () => {
     const store = storeAtSnapshot();
-    const before = store.displayed;
-    store.applyChangeset(message("server/changes-rename-section.json"));
-    assert.deepEqual(diffBoards(before, store.displayed).sections.changed, new Map([["sec-prep", ["title"]]]));
-    const same = diffBoards(store.displayed, store.displayed);
-    assert.deepEqual([same.sections, same.timers].map((d) => d.added.length + d.removed.length + d.changed.size), [0, 0]);
+    store.takeTouched();
+    store.addEdit("1", [protocol.updateTimer({ id: "tim-eggs", title: "Mine" })], NOW);
+    assert.deepEqual([...(store.takeTouched() ?? [])], ["tim-eggs"]);
+    store.applyChangeset(next(store, [{ update: "section", id: "sec-prep", isExpanded: false }]));
+    assert.deepEqual([...(store.takeTouched() ?? [])].sort(), ["sec-prep", "tim-eggs"]);
+    store.reject("1");
+    assert.deepEqual([...(store.takeTouched() ?? [])], ["tim-eggs"]);
+    assert.equal(store.overlay, null);
+  });
+
+  test("a pending delete hides an entity and its section's timers: sizes, lists and lookups agree", () => {
+    const store = storeAtSnapshot();
+    store.applyChangeset(next(store, [{ insert: "section", id: "sec-bake", title: "Bake", isExpanded: true, createdDate: NOW, order: "a1" }]));
+    store.addEdit("1", [protocol.deleteSection({ id: "sec-prep" }), protocol.addTimer({ id: "t-new", sectionID: "sec-bake", title: "Tea", minutes: 3, seconds: 0 })], NOW);
+    const shown = store.displayed;
+    assert.equal(shown.sections.size, 1);
+    assert.equal(shown.timers.size, 1);
+    assert.equal(shown.timers.has("tim-eggs"), false);
+    assert.equal(shown.timers.get("tim-eggs"), undefined);
+    assert.deepEqual([...shown.timers.values()].map((t) => t.id), ["t-new"]);
+    assert.deepEqual(shown.timersIn("sec-bake").map((t) => t.id), ["t-new"]);
+    assert.deepEqual(shown.timersIn("sec-prep"), []);
+    assert.deepEqual([...timersBySection(shown)].map(([id, ts]) => [id, ts.map((t) => t.id)]), [["sec-bake", ["t-new"]]]);
   });
 });

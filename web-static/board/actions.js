@@ -1,13 +1,16 @@
 // @ts-check
-// What a press or a form on the board page asks of its board: read from the element the user
-// used, checked by field_edit.js, and handed to the board's session as edits. main.js's delegated
-// listener finds the element and calls these; the session decides nothing about forms.
+// What a press, a menu or a form on the board page asks of its board, where the answer needs the
+// element the user used: its form's values, its armed state, where the focus goes next.
+// model/intents.js says what it means; the session sends it. pages/board.js's delegated listener
+// finds the element and calls these.
 
 import { KIND } from "../wire/constants.js";
-import { armButton, fillSectionMenu } from "./dom_patch.js";
-import { fieldInput, parseField, parseTitle } from "./field.js";
-import * as protocol from "../wire/protocol.js";
 import { cleanName, saveName } from "../wire/storage.js";
+import { armButton } from "../dom/kit.js";
+import * as intents from "../model/intents.js";
+import { deleteSectionPrompt } from "../model/sentences.js";
+import { fieldInput } from "./field.js";
+import { fillSectionMenu } from "./timer_row.js";
 
 /** @typedef {import("./session.js").BoardSession} BoardSession */
 
@@ -16,28 +19,25 @@ function idOf(element) {
   return /** @type {HTMLElement} */ (element.closest("[data-kind]")).dataset.id ?? "";
 }
 
+/** @param {HTMLFormElement} form @param {string} name */
+function valueOf(form, name) {
+  return /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
+}
+
 /** The "add section" form. @param {BoardSession} board @param {HTMLFormElement} form */
 export function addSection(board, form) {
-  const input = /** @type {HTMLInputElement} */ (form.elements.namedItem("title"));
-  const title = parseTitle(input.value, board.limits.maxTitleLength);
-  if ("error" in title) return board.toast(title.error);
-  board.edit([protocol.addSection({ id: protocol.newEntityId(KIND.section), title: title.value, position: protocol.position.first })]);
+  const intent = intents.addSection(valueOf(form, "title"), board.limits);
+  if ("error" in intent) return board.toast(intent.error);
+  board.edit(intent.ops);
   form.reset();
 }
 
-/** A section's "add timer" form. @param {BoardSession} board @param {HTMLFormElement} form */
+/** A section's "add timer" form: the new timer on top, and the title field ready for the next. @param {BoardSession} board @param {HTMLFormElement} form */
 export function addTimer(board, form) {
-  const sectionID = /** @type {HTMLElement} */ (form.closest("[data-kind=section]")).dataset.id ?? "";
-  const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
-  const limits = board.limits;
-  const title = parseField("title", value("title"), limits);
-  // Empty minutes or seconds mean 0: "Eggs, 7 min" should not need a 0 typed in.
-  const minutes = parseField("minutes", value("minutes") || "0", limits);
-  const seconds = parseField("seconds", value("seconds") || "0", limits);
-  const error = [title, minutes, seconds].find((p) => "error" in p);
-  if (error && "error" in error) return board.toast(error.error);
-  const [t, m, s] = /** @type {{value: any}[]} */ ([title, minutes, seconds]).map((p) => p.value);
-  board.edit([protocol.addTimer({ id: protocol.newEntityId(KIND.timer), sectionID, title: t, minutes: m, seconds: s, position: protocol.position.first })]);
+  const sectionID = idOf(form);
+  const intent = intents.addTimer(sectionID, { title: valueOf(form, "title"), minutes: valueOf(form, "minutes"), seconds: valueOf(form, "seconds") }, board.limits);
+  if ("error" in intent) return board.toast(intent.error);
+  board.edit(intent.ops);
   form.reset();
   /** @type {HTMLInputElement} */ (form.elements.namedItem("title")).focus();
 }
@@ -46,13 +46,13 @@ export function addTimer(board, form) {
 export function moveTimerToSection(board, select) {
   const sectionID = select.value;
   select.value = "";
-  board.moveTimerToSection(idOf(select), sectionID);
+  board.edit(intents.moveTimerToSection(board.displayed, idOf(select), sectionID));
 }
 
 /** A timer's "move to" menu is filled when it gets the focus, not kept up to date. @param {BoardSession} board @param {HTMLSelectElement} select */
 export function fillMoveMenu(board, select) {
   const id = idOf(select);
-  if (board.store.displayed.timers.has(id)) fillSectionMenu(select, board.otherSections(id));
+  if (board.displayed.timers.has(id)) fillSectionMenu(select, intents.otherSections(board.displayed, id));
 }
 
 /**
@@ -61,19 +61,19 @@ export function fillMoveMenu(board, select) {
  * @param {BoardSession} board @param {string} id @param {HTMLButtonElement} button
  */
 export function deleteSection(board, id, button) {
-  const count = board.timerCount(id);
+  const count = board.displayed.timersIn(id).length;
   if (count > 0 && !button.dataset.armed) {
-    const prompt = `Press again to delete this section and its ${count === 1 ? "timer" : `${count} timers`}`;
+    const prompt = deleteSectionPrompt(count);
     armButton(button, prompt);
     board.toast(`${prompt}.`);
     return;
   }
-  keepFocusNear(button, "section-delete", () => board.edit([protocol.deleteSection({ id })]));
+  keepFocusNear(button, "section-delete", () => board.edit(intents.deleteSection(id)));
 }
 
 /** @param {BoardSession} board @param {string} id @param {HTMLButtonElement} button */
 export function deleteTimer(board, id, button) {
-  keepFocusNear(button, "timer-delete", () => board.edit([protocol.deleteTimer({ id })]));
+  keepFocusNear(button, "timer-delete", () => board.edit(intents.deleteTimer(id)));
 }
 
 /**

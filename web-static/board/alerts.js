@@ -1,9 +1,14 @@
 // @ts-check
 // The alerts of finished timers: on the page, their beep (opt-in per device), and while the tab is
 // hidden a system notification (opt-in, asked from a button, never on load) and the tab's title.
+//
+// Stable selectors: #timer-alerts > .timer-alert[data-timer-id=ID] ("… is done", role=alert;
+// .alert-dismiss closes it); #sound-toggle (beep when a timer finishes, off by default);
+// #notify-toggle[data-state=default|on|off|denied|unsupported] ("Notify me": asks on click only).
 
 import { BEEP_COUNT, BEEP_HZ, BEEP_MS } from "../wire/constants.js";
-import { removeTimerAlert, showTimerAlert } from "./dom_patch.js";
+import { h, setAttribute, setText } from "../dom/kit.js";
+import { NOTIFICATION_BODY, NOTIFY_WORDS, dismissText, finishedText } from "../model/sentences.js";
 
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 
@@ -52,7 +57,7 @@ export class TimerAlerts {
 
   /** @param {Timer} timer */
   show(timer) {
-    const text = `“${timer.title}” is done`;
+    const text = finishedText(timer.title);
     showTimerAlert(this.area, timer.id, text);
     if (this.sound) this.#beep();
     if (!this.env.hidden()) return;
@@ -89,7 +94,7 @@ export class TimerAlerts {
     const N = /** @type {typeof Notification} */ (this.env.Notification);
     try {
       // One per timer (tag): a timer that finishes again replaces its old notification.
-      const notification = new N(text, { body: "TimerBoard", tag: `timerboard-${timer.id}` });
+      const notification = new N(text, { body: NOTIFICATION_BODY, tag: `timerboard-${timer.id}` });
       notification.onclick = () => {
         globalThis.focus?.();
         notification.close();
@@ -147,4 +152,42 @@ export class TimerAlerts {
       oscillator.stop(at + length + 0.02);
     }
   }
+}
+
+// MARK: drawing
+
+/**
+ * The "Notify me" button (#notify-toggle): data-state, aria-pressed and its words.
+ * @param {HTMLElement} button @param {NotifyState} state
+ */
+export function renderNotify(button, state) {
+  const look = NOTIFY_WORDS[state];
+  setAttribute(button, "data-state", state);
+  setAttribute(button, "aria-pressed", look.pressed);
+  setAttribute(button, "title", look.tip);
+  setText(/** @type {HTMLElement} */ (button.querySelector(".notify-label") ?? button), look.text);
+}
+
+/**
+ * Adds (or updates) the alert of a finished timer.
+ * @param {HTMLElement} area #timer-alerts
+ * @param {string} id the timer's id
+ * @param {string} text what to say, e.g. “Eggs” is done
+ */
+function showTimerAlert(area, id, text) {
+  const doc = area.ownerDocument;
+  const existing = [...area.children].find((child) => /** @type {HTMLElement} */ (child).dataset.timerId === id);
+  if (existing) {
+    setText(/** @type {HTMLElement} */ (existing.querySelector(".timer-alert-text")), text);
+    return;
+  }
+  area.append(h(doc, "div", { class: "timer-alert", role: "alert", "data-timer-id": id, "data-icon": "bell" }, [
+    h(doc, "span", { class: "timer-alert-text" }, [text]),
+    h(doc, "button", { type: "button", class: "button alert-dismiss", "aria-label": dismissText(text) }, ["OK"]),
+  ]));
+}
+
+/** @param {HTMLElement} area #timer-alerts @param {string} id */
+function removeTimerAlert(area, id) {
+  for (const child of [...area.children]) if (/** @type {HTMLElement} */ (child).dataset.timerId === id) child.remove();
 }

@@ -3,13 +3,15 @@
 // section's run controls (start/pause all, or a sequence's start/pause, skip, progress).
 
 import { RUN } from "../wire/constants.js";
-import { justFinished, msUntilChange, ticks, timerFace } from "../model/timer_face.js";
-import { countdownOf, renderPhase, renderRunState, renderSectionRun, renderStatusWord, writeCountdown } from "./dom_patch.js";
 import { compareByOrder } from "../model/order.js";
-import { isSequence, movedOnIds, progressText, sequenceProgress } from "../model/sequence.js";
+import { progressText } from "../model/sentences.js";
+import { isSequence, movedOnIds, sequenceProgress } from "../model/sequence.js";
+import { justFinished, msUntilChange, ticks, timerFace } from "../model/timer_face.js";
+import { renderSectionRun } from "./section_element.js";
 import { nearestRunning } from "./tab_title.js";
+import { countdownOf, renderPhase, renderRunState, renderStatusWord, writeCountdown } from "./timer_row.js";
 
-/** @typedef {import("../model/store.js").Board} Board */
+/** @typedef {import("../model/board.js").BoardReader} Board */
 /** @typedef {import("../wire/protocol.js").Section} Section */
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {{timer: Timer, element: HTMLElement, text: string, phase: string, word: string, movedOn: boolean}} Entry  a timer as shown */
@@ -19,7 +21,7 @@ const NONE = new Set();
 
 /**
  * Every timer's countdown, run state, phase and run buttons, and each section's run controls.
- * Countdowns are drawn from the run state and the server's clock (countdown.js, clock.js), and
+ * Countdowns are drawn from the run state and the server's clock (model/timer_face.js, wire/clock.js), and
  * written only when their text, phase or words change. One scheduler for all timers: a single
  * timeout, set for the soonest moment anything shown changes by itself (a countdown's or an
  * overtime's next second, a warning point, or the tab title's timer); nothing is scheduled while
@@ -36,25 +38,21 @@ export class CountdownView {
    * @param {{
    *   elements: Map<string, HTMLElement>,
    *   clock: {serverNow(): number},
-   *   sectionTimers?: (board: Board, sectionIds: Set<string>) => Map<string, Timer[]>,
    *   onFinished?: (timer: Timer) => void,
    *   onCleared?: (id: string) => void,
    *   onTick?: (serverNow: number) => void,
    *   setTimeout?: (f: () => void, ms: number) => any,
    *   clearTimeout?: (handle: any) => void,
    * }} options
-   *   sectionTimers: these sections' timers in `board`, shown or not, for their run buttons (default:
-   *   one pass over the board; the page answers a built section from its view, see BoardSession)
    *   onFinished: a timer of the board has just finished; onCleared: it is no longer finished (or gone)
    *   onTick: after each sync and each tick (the tab title follows `nearest()` with it)
    */
   constructor({
-    elements, clock, sectionTimers = timersOfSections, onFinished = () => {}, onCleared = () => {}, onTick = () => {},
+    elements, clock, onFinished = () => {}, onCleared = () => {}, onTick = () => {},
     setTimeout = (f, ms) => globalThis.setTimeout(f, ms), clearTimeout = (handle) => globalThis.clearTimeout(handle),
   }) {
     this.elements = elements;
     this.clock = clock;
-    this.sectionTimers = sectionTimers;
     this.onFinished = onFinished;
     this.onCleared = onCleared;
     this.onTick = onTick;
@@ -195,12 +193,11 @@ export class CountdownView {
    * @param {Board} board @param {Set<string>} ids the sections to look at @param {Set<string>} draw
    */
   #syncSections(board, ids, draw) {
-    if (ids.size === 0) return;
-    const timers = this.sectionTimers(board, ids);
     for (const id of ids) {
       const section = board.sections.get(id);
       const element = this.elements.get(id);
-      const list = timers.get(id) ?? [];
+      // Shown or not (a big board's far section has no rows): its run button reads them all.
+      const list = board.timersIn(id);
       const sequence = isSequence(section);
       const ordered = sequence ? [...list].sort(compareByOrder) : list;
       const movedOn = sequence ? movedOnIds(ordered) : NONE;
@@ -263,17 +260,6 @@ export class CountdownView {
     // Rounded up: waking a moment early would draw nothing and need another wake-up.
     if (wait !== Infinity) this.wakeUp = this.setTimeout(() => this.#tick(), Math.max(1, Math.ceil(wait)));
   }
-}
-
-/**
- * Each of these sections' timers in `board`, in one pass over its timers (in no particular order).
- * @param {Board} board @param {Set<string>} sectionIds @returns {Map<string, Timer[]>}
- */
-export function timersOfSections(board, sectionIds) {
-  /** @type {Map<string, Timer[]>} */
-  const result = new Map([...sectionIds].map((id) => [id, []]));
-  for (const timer of board.timers.values()) result.get(timer.sectionID)?.push(timer);
-  return result;
 }
 
 /**

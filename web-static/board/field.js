@@ -1,66 +1,91 @@
 // @ts-check
-// Editing a section's or timer's field in place: what the user typed is checked against the
-// board's limits (as the server will check it) and, if it differs from the board, becomes one
-// update. Parsing is pure; `commitField` touches only the input it is given.
+// A field of a section or timer, edited in place (Figma's rule): a value from the server shows at
+// once unless the user is typing in the field; then their text, focus and caret stay, and the new
+// value waits (Escape shows it, a quiet mark says it came). Committing (Enter, blur, a spinner)
+// sends what the text means, if it differs from the board (model/intents.js decides).
+//
+// Stable selectors: input[data-field] (a field; data-base holds the latest value, data-shown the
+// value last written), input.remote-changed (someone else changed it while you were typing).
 
-import { DEFAULT_LIMITS, FIELD, KIND } from "../wire/constants.js";
-import { lengthMs } from "../model/timer_face.js";
-import { acceptField, formatField, isDirty, revertField, setFieldValue } from "./dom_patch.js";
-import * as protocol from "../wire/protocol.js";
+import { h } from "../dom/kit.js";
+import { restoreSelection, saveSelection } from "../dom/place.js";
+import { editField } from "../model/intents.js";
+import { REMOTE_CHANGED } from "../model/sentences.js";
 
-/** @typedef {import("./dom_patch.js").FieldInput} FieldInput */
-/** @typedef {{maxTitleLength: number, maxMinutes: number, maxSeconds: number}} FieldLimits */
+/** @typedef {HTMLInputElement} FieldInput  an input with data-field, data-base (the value to show) and data-shown (the value last written) */
+/** @typedef {import("../model/fields.js").FieldLimits} FieldLimits */
 
 /**
- * Checks a typed value against the board's limits, as the server will.
- * @param {string} field @param {string} text @param {FieldLimits} [limits]
- * @returns {{value: string | number} | {error: string}}
+ * A field's input, for a shape (section_element.js, timer_row.js).
+ * @param {Document} doc @param {string} className @param {string} label @param {Record<string, string>} [extra]
  */
-export function parseField(field, text, limits = DEFAULT_LIMITS) {
-  if (field === "title") return parseTitle(text, limits.maxTitleLength);
-  if (field === FIELD.warnAt) return parseWarnAt(text, limits);
-  const max = field === "minutes" ? limits.maxMinutes : limits.maxSeconds;
-  const value = text.trim() === "" ? NaN : Number(text);
-  if (!Number.isInteger(value) || value < 0 || value > max) return { error: `${capitalise(field)} must be a whole number from 0 to ${max}.` };
-  return { value };
+export function createField(doc, className, label, extra = {}) {
+  return h(doc, "input", { class: `field ${className}`, "aria-label": label, autocomplete: "off", ...extra });
 }
 
 /**
- * A warning point as typed: "m:ss" (1:00, 0:30, 2:5) or whole minutes ("2"); empty means none (0).
- * The value is in ms of time left, as the wire has it.
- * @param {string} text @param {FieldLimits} [limits]
- * @returns {{value: number} | {error: string}}
+ * The input of one field of a section or timer (a section's element also holds its timers'
+ * inputs, hence the kind-specific class).
+ * @param {HTMLElement} entity @param {"title" | "minutes" | "seconds" | "warnAt"} field
+ * @returns {FieldInput | null}
  */
-export function parseWarnAt(text, limits = DEFAULT_LIMITS) {
-  const value = text.trim();
-  if (value === "") return { value: 0 };
-  const match = /^(\d{1,4})(?::(\d{1,2}))?$/.exec(value);
-  const minutes = match ? Number(match[1]) : NaN;
-  const seconds = match?.[2] === undefined ? 0 : Number(match[2]);
-  if (!match || seconds > 59 || minutes > limits.maxMinutes) {
-    return { error: `A warning point is minutes:seconds left, such as 1:00 (up to ${limits.maxMinutes}:59), or empty for none.` };
-  }
-  return { value: (minutes * 60 + seconds) * 1000 };
+export function fieldOf(entity, field) {
+  return entity.querySelector(entity.dataset.kind === "section" ? ".section-title" : `.timer-${field}`);
 }
 
-/** @param {string} text @param {number} maxLength @returns {{value: string} | {error: string}} */
-export function parseTitle(text, maxLength) {
-  const value = text.trim();
-  if (!value) return { error: "A title cannot be empty." };
-  if ([...value].length > maxLength) return { error: `A title can have at most ${maxLength} characters.` };
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return { error: "A title cannot contain control characters." };
-  return { value };
-}
-
-/** @param {string} text */
-function capitalise(text) {
-  return text[0].toUpperCase() + text.slice(1);
-}
-
-/** @param {EventTarget | null} target @returns {FieldInput | null} a section or timer field */
+/** @param {EventTarget | null} target @returns {FieldInput | null} the section or timer field an event is about */
 export function fieldInput(target) {
   return target instanceof HTMLInputElement && target.dataset.field && target.closest("[data-kind]") ? target : null;
+}
+
+/** The user changed this input since we last wrote it: it holds unsent text. @param {FieldInput} input */
+export function isDirty(input) {
+  return input.value !== input.dataset.shown;
+}
+
+/**
+ * Shows a new value in a field, unless the user is typing in it: then their text, focus and caret
+ * stay, and the new value waits in data-base (Escape shows it; committing sends theirs).
+ * @param {FieldInput} input @param {string} text
+ */
+export function setFieldValue(input, text) {
+  input.dataset.base = text;
+  const focused = input.ownerDocument.activeElement === input;
+  if (focused && isDirty(input)) {
+    markRemote(input, input.value !== text);
+    return;
+  }
+  writeField(input, text);
+}
+
+/** Escape, or a blur with nothing changed: show the latest value we know. @param {FieldInput} input */
+export function revertField(input) {
+  writeField(input, input.dataset.base ?? "");
+}
+
+/** The user committed what the input holds: it is no longer unsent. @param {FieldInput} input */
+export function acceptField(input) {
+  input.dataset.shown = input.value;
+  markRemote(input, false);
+}
+
+/** @param {FieldInput} input @param {string} text */
+function writeField(input, text) {
+  if (input.value !== text) {
+    const focused = input.ownerDocument.activeElement === input;
+    const selection = focused ? saveSelection(input) : null;
+    input.value = text;
+    if (selection) restoreSelection(input, selection);
+  }
+  input.dataset.shown = text;
+  markRemote(input, false);
+}
+
+/** @param {FieldInput} input @param {boolean} changed */
+function markRemote(input, changed) {
+  input.classList.toggle("remote-changed", changed);
+  if (changed) input.title = REMOTE_CHANGED;
+  else input.removeAttribute("title");
 }
 
 /**
@@ -69,31 +94,20 @@ export function fieldInput(target) {
  * @param {FieldInput} input
  * @param {{
  *   limits: FieldLimits,
- *   current(kind: string, id: string): Record<string, unknown> | undefined,
- *   edit(ops: protocol.Op[]): void,
+ *   displayed: import("../model/board.js").BoardReader,
+ *   edit(ops: import("../wire/protocol.js").Op[]): void,
  *   toast(text: string): void,
  * } | null} session the board the field belongs to
  */
 export function commitField(input, session) {
-  const entity = /** @type {HTMLElement} */ (input.closest("[data-kind]"));
-  const { id = "", kind = "" } = entity.dataset;
-  const field = /** @type {string} */ (input.dataset.field);
   if (!session || !isDirty(input)) return revertField(input);
-  const parsed = parseField(field, input.value, session.limits);
-  if ("error" in parsed) {
-    session.toast(parsed.error);
+  const { id = "", kind = "" } = /** @type {HTMLElement} */ (input.closest("[data-kind]")).dataset;
+  const intent = editField(session.displayed, { kind, id, field: /** @type {string} */ (input.dataset.field), text: input.value }, session.limits);
+  if ("error" in intent) {
+    session.toast(intent.error);
     return revertField(input);
   }
   acceptField(input);
-  const current = session.current(kind, id);
-  if (!current) return;
-  // A warning point the server never sent is 0, none; one longer than the timer is refused there.
-  const now = field === FIELD.warnAt ? current[field] ?? 0 : current[field];
-  if (field === FIELD.warnAt && Number(parsed.value) > lengthMs(/** @type {any} */ (current))) {
-    session.toast("A warning point cannot be more than the timer's length.");
-    return revertField(input);
-  }
-  if (now === parsed.value) return setFieldValue(input, formatField(field, parsed.value));
-  const change = { id, [field]: parsed.value };
-  session.edit([kind === KIND.section ? protocol.updateSection(change) : protocol.updateTimer(change)]);
+  if ("same" in intent) return setFieldValue(input, intent.same);
+  if (intent.ops.length) session.edit(intent.ops);
 }

@@ -1,14 +1,13 @@
 // @ts-check
 // The owner's settings dialog: rename the board, replace a link, delete the board. It fills fixed
-// elements of index.html through `.value`, `textContent` and `hidden`; main.js's delegated
+// elements of index.html through `.value`, `textContent` and `hidden`; pages/board.js's delegated
 // listener calls it.
 
 import { ROLE } from "../wire/constants.js";
-import { apiErrorText } from "../wire/api.js";
-import { withLinks } from "../model/board_list.js";
 import { absoluteLink } from "../wire/links.js";
-import { parseTitle } from "./field.js";
-import { updateBoards } from "../wire/storage.js";
+import { updateBoards, withLinks } from "../model/board_list.js";
+import { parseTitle } from "../model/fields.js";
+import { OWNER_WORDS } from "../model/sentences.js";
 
 /** @typedef {import("./session.js").BoardSession} BoardSession */
 /** @typedef {import("../wire/api.js").BoardApi} BoardApi */
@@ -64,8 +63,8 @@ export class OwnerPanel {
       // Everyone on the board gets `renamed` too; this page need not wait for it.
       this.session.showTitle(answer.title);
       this.titleInput.value = answer.title;
-      this.status.textContent = "Renamed.";
-    }, "Could not rename the board");
+      this.status.textContent = OWNER_WORDS.renamed;
+    }, OWNER_WORDS.renameFailed);
   }
 
   /**
@@ -74,9 +73,7 @@ export class OwnerPanel {
    */
   askReplace(role) {
     this.replacing = role;
-    const which = role === ROLE.edit ? "edit" : "view";
-    this.confirmText.textContent = `Replace the ${which} link? The current ${which} link stops working at once, ` +
-      `and everyone who has the board open with it is disconnected. You then share the new link with whoever should keep access.`;
+    this.confirmText.textContent = OWNER_WORDS.replaceConfirm(role === ROLE.edit ? "edit" : "view");
     this.confirmBox.hidden = false;
     this.replacedRow.hidden = true;
   }
@@ -93,36 +90,36 @@ export class OwnerPanel {
       const answer = await this.api.replaceLink(this.session.boardId, this.session.secret, role);
       this.replacing = null;
       this.confirmBox.hidden = true;
-      this.replacedLabel.textContent = role === ROLE.edit ? "New edit link" : "New view link";
+      this.replacedLabel.textContent = OWNER_WORDS.newLink(role);
       this.replacedLink.value = absoluteLink(this.origin, answer.url);
       this.replacedRow.hidden = false;
-      this.status.textContent = `The old ${role} link no longer works. Share the new one.`;
+      this.status.textContent = OWNER_WORDS.replaced(role);
       updateBoards((list) => withLinks(list, this.session.boardId, { [role]: answer.url }, { now: Date.now() }));
-    }, "Could not replace the link");
+    }, OWNER_WORDS.replaceFailed);
   }
 
   /** The delete form was submitted: only with "delete" typed. */
   async deleteBoard() {
     if (this.deleteInput.value.trim().toLowerCase() !== "delete") {
-      this.status.textContent = "Type delete in the box to confirm.";
+      this.status.textContent = OWNER_WORDS.typeDelete;
       return;
     }
     await this.#call(async () => {
       await this.api.deleteBoard(this.session.boardId, this.session.secret);
       this.dialog.close();
       this.onDeleted();
-    }, "Could not delete the board");
+    }, OWNER_WORDS.deleteFailed);
   }
 
   /** @param {() => Promise<void>} action @param {string} failure */
   async #call(action, failure) {
     if (this.busy) return;
     this.busy = true;
-    this.status.textContent = "Working…";
+    this.status.textContent = OWNER_WORDS.working;
     try {
       await action();
     } catch (error) {
-      this.status.textContent = `${failure}: ${apiErrorText(error)}.`;
+      this.status.textContent = OWNER_WORDS.failed(failure, error);
     } finally {
       this.busy = false;
     }

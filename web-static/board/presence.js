@@ -1,9 +1,16 @@
 // @ts-check
 // Who else is on the board (the header list) and what they are editing (a mark on that section's
-// header or timer's row, in their colour, with their name). Touches only the marks that change.
+// header or timer's row, in their colour, with their name), and how well every screen agrees on
+// the server's clock. Touches only the marks that change.
+//
+// Stable selectors: #presence > li[data-user-id] (the others: .user-dot in their colour,
+// .presence-name); #user-name and .me-dot (this user); [data-editing-by] (a section's
+// .section-header or a timer's <li> someone else edits: their names; style --editor-color);
+// #sync-status[data-state=ok|off]: .sync-summary ("3 screens within ±20 ms"), .sync-off > li.
 
 import { CLOCK_ERROR_OFF_MS } from "../wire/constants.js";
-import { markEditing, renderPresenceList, renderSync, safeColor } from "./dom_patch.js";
+import { h, setAttribute, setText } from "../dom/kit.js";
+import { SYNC_WORDS, presenceEditing, presenceTip } from "../model/sentences.js";
 
 /** @typedef {import("../wire/protocol.js").PresenceUser} PresenceUser */
 
@@ -137,11 +144,11 @@ export function syncSummary(users, me) {
   if (reported.length === 0) return { text: "", off: [], state: "none" };
   const worst = Math.max(...reported.map((u) => /** @type {number} */ (u.clockError)));
   const count = reported.length;
-  const text = `${count} ${count === 1 ? "screen" : "screens"} within ±${worst} ms`;
+  const text = SYNC_WORDS.within(count, worst);
   const off = reported
     .filter((u) => /** @type {number} */ (u.clockError) > CLOCK_ERROR_OFF_MS)
     .sort((a, b) => /** @type {number} */ (b.clockError) - /** @type {number} */ (a.clockError) || byName(a, b) || (a.userId < b.userId ? -1 : 1))
-    .map((u) => `${u.userId === me ? "Your" : `${u.name}'s`} screen is off by up to ±${u.clockError} ms`);
+    .map((u) => SYNC_WORDS.off(u.userId === me ? null : u.name, /** @type {number} */ (u.clockError)));
   return { text, off, state: off.length > 0 ? "off" : "ok" };
 }
 
@@ -149,4 +156,68 @@ export function syncSummary(users, me) {
 function byName(a, b) {
   const x = a.name.toLowerCase(), y = b.name.toLowerCase();
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// MARK: drawing
+
+/** A colour from the server, or the muted one if it is not a plain hex colour. @param {string} color */
+function safeColor(color) {
+  return /^#[0-9A-Fa-f]{3,8}$/.test(color) ? color : "var(--muted)";
+}
+
+/**
+ * Marks (or unmarks, with null) the element that shows who else is editing a section or timer:
+ * its header for a section, its row for a timer. Touches that one element's attributes only.
+ * @param {HTMLElement} entity [data-kind]
+ * @param {{names: string, color: string} | null} editors
+ */
+function markEditing(entity, editors) {
+  const target = /** @type {HTMLElement} */ (entity.dataset.kind === "section" ? entity.querySelector(".section-header") : entity);
+  if (!editors) {
+    if (target.hasAttribute("data-editing-by")) {
+      target.removeAttribute("data-editing-by");
+      target.style.removeProperty("--editor-color");
+    }
+    return;
+  }
+  if (target.dataset.editingBy !== editors.names) target.dataset.editingBy = editors.names;
+  const color = safeColor(editors.color);
+  if (target.style.getPropertyValue("--editor-color") !== color) target.style.setProperty("--editor-color", color);
+}
+
+/**
+ * The list of the others on the board (small, outside the board: rebuilt when it changes).
+ * @param {HTMLElement} list #presence
+ * @param {{userId: string, name: string, color: string, editing: string | null}[]} users
+ * @param {(id: string) => string | null} describe what an id names, for "editing …" hints
+ */
+function renderPresenceList(list, users, describe) {
+  const doc = list.ownerDocument;
+  list.replaceChildren(...users.map((user) => {
+    const editing = user.editing ? describe(user.editing) : null;
+    const item = h(doc, "li", { class: "presence-user", "data-user-id": user.userId, title: presenceTip(user.name, editing) }, [
+      h(doc, "span", { class: "user-dot", "aria-hidden": "true" }),
+      h(doc, "span", { class: "presence-name" }, [user.name]),
+      ...(editing ? [h(doc, "span", { class: "visually-hidden" }, [presenceEditing(editing)])] : []),
+    ]);
+    if (editing) item.dataset.editing = "true";
+    item.style.setProperty("--user-color", safeColor(user.color));
+    return item;
+  }));
+}
+
+/**
+ * How well the screens on the board agree on the server's clock (#sync-status): the summary, and
+ * the screens that are off, by name. Small and outside the board: rewritten when it changes.
+ * @param {HTMLElement} area #sync-status
+ * @param {{text: string, off: string[], state: "ok" | "off" | "none"}} summary
+ */
+function renderSync(area, { text, off, state }) {
+  const doc = area.ownerDocument;
+  setAttribute(area, "data-state", state);
+  area.hidden = state === "none";
+  setText(/** @type {HTMLElement} */ (area.querySelector(".sync-summary")), text);
+  const list = /** @type {HTMLElement} */ (area.querySelector(".sync-off"));
+  const now = list.children.length === off.length && [...list.children].every((li, i) => li.textContent === off[i]);
+  if (!now) list.replaceChildren(...off.map((line) => h(doc, "li", {}, [line])));
 }

@@ -2,21 +2,24 @@
 // One board's page: its store (confirmed board + pending edits), its connection, and its views.
 // It is the one owner of that board in the page: what the socket delivers goes through the store,
 // and the store says which ids it touched, so each message patches only those elements; what the
-// user does becomes an edit here (shown at once, sent now or after the next join).
+// user does becomes an edit here (model/intents.js says which), shown at once, sent now or after
+// the next join.
 
-import { CONNECTION, ENDED, ERROR_CODE, KIND, MSG, NOTIFY_KEY, OP, ROLE, RUN, SOUND_KEY, WS_PATH } from "../wire/constants.js";
+import { CONNECTION, ENDED, MSG, NOTIFY_KEY, ROLE, SOUND_KEY, WS_PATH } from "../wire/constants.js";
 import { ServerClock } from "../wire/clock.js";
-import { BoardView } from "./view.js";
-import { CountdownView, timersOfSections } from "./countdowns.js";
-import { PresenceView } from "./presence.js";
-import * as protocol from "../wire/protocol.js";
 import { Connection } from "../wire/connection/connection.js";
-import { withOpened, withTitle, withoutBoard, withoutLink } from "../model/board_list.js";
+import { newClientId } from "../wire/ids.js";
 import { linkPath } from "../wire/links.js";
-import { readStorage, updateBoards, writeStorage } from "../wire/storage.js";
-import { Store, orderedSections, orderedTimers } from "../model/store.js";
-import { TabTitle } from "./tab_title.js";
+import { readStorage, writeStorage } from "../wire/storage.js";
+import { orderedSections, orderedTimers } from "../model/board.js";
+import { updateBoards, withOpened, withTitle, withoutBoard, withoutLink } from "../model/board_list.js";
+import { NOTIFY_TOASTS, SLOWED, UNTITLED_BOARD, connectionDetailText, itemText, lostEditText, rejectText } from "../model/sentences.js";
+import { Store } from "../model/store.js";
 import { TimerAlerts } from "./alerts.js";
+import { CountdownView } from "./countdowns.js";
+import { PresenceView } from "./presence.js";
+import { TabTitle } from "./tab_title.js";
+import { BoardView } from "./view.js";
 
 /** @typedef {import("../wire/protocol.js").Op} Op */
 /** @typedef {import("./status.js").StatusView} StatusView */
@@ -25,12 +28,6 @@ import { TimerAlerts } from "./alerts.js";
  * What the page around the board does when the session learns something about the board itself.
  * @typedef {{role(role: Role): void, title(title: string): void, ended(reason: string): void}} PageEvents
  */
-
-/** Said once edits have been held back by the server's rate limit for a while (they are kept, and sent). */
-export const SLOWED_TEXT = "Your changes are saved slowly: the server limits how fast one page may edit. They are kept and sent in order.";
-
-/** Operations on a timer (the rest are on a section). */
-const TIMER_OPS = new Set([OP.addTimer, OP.updateTimer, OP.moveTimer, OP.deleteTimer, OP.startTimer, OP.pauseTimer, OP.resetTimer, OP.adjustTimer]);
 
 export class BoardSession {
   /**
@@ -61,9 +58,9 @@ export class BoardSession {
     this.doc = elements.sections.ownerDocument;
     this.store = new Store();
     this.view = new BoardView(elements.sections);
-    this.view.onLostEdit = (kind) => status.toast(`The ${kind} you were editing was deleted by someone else.`);
+    this.view.onLostEdit = (kind) => status.toast(lostEditText(kind));
     this.nextOpId = 1;
-    const clientId = protocol.newClientId();
+    const clientId = newClientId();
     // Countdowns are drawn with the server's clock, as estimated from the socket's pings.
     this.clock = new ServerClock();
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -80,7 +77,6 @@ export class BoardSession {
     this.countdowns = new CountdownView({
       elements: this.view.elements,
       clock: this.clock,
-      sectionTimers: (board, ids) => this.#sectionTimers(board, ids),
       onFinished: (timer) => this.alerts.show(timer),
       onCleared: (timerId) => this.alerts.hide(timerId),
       onTick: (now) => this.tabTitle.update(this.countdowns.nearest(), now),
@@ -111,15 +107,14 @@ export class BoardSession {
     this.tabTitle.seen();
   }
 
-  /** Limits for field parsing (field_edit.js), from the server's welcome. */
+  /** Limits for what the user types (model/fields.js), from the server's welcome. */
   get limits() {
     return this.view.limits;
   }
 
-  /** @param {string} kind @param {string} id @returns {Record<string, unknown> | undefined} */
-  current(kind, id) {
-    const displayed = this.store.displayed;
-    return /** @type {any} */ (kind === KIND.section ? displayed.sections.get(id) : displayed.timers.get(id));
+  /** The board as the page shows it: confirmed + pending edits. */
+  get displayed() {
+    return this.store.displayed;
   }
 
   /** @param {string} text */
@@ -135,7 +130,7 @@ export class BoardSession {
    */
   showTitle(title, { remember = true } = {}) {
     this.title = title;
-    const shown = title || "Untitled board";
+    const shown = title || UNTITLED_BOARD;
     if (this.titleElement.textContent !== shown) this.titleElement.textContent = shown;
     this.tabTitle.setBoard(shown);
     if (remember && this.role) updateBoards((list) => withTitle(list, this.boardId, title));
@@ -151,25 +146,7 @@ export class BoardSession {
   describe(id) {
     const displayed = this.store.displayed;
     const entity = displayed.sections.get(id) ?? displayed.timers.get(id);
-    return entity ? `“${entity.title}”` : null;
-  }
-
-  /**
-   * Sections' timers for their run buttons. A built section shows all its timers, so its view's
-   * list is the board's; a far section's timers are only in the store: one pass over it, for all
-   * such sections at once (after a snapshot, or a change to a section off screen).
-   * @param {import("../model/store.js").Board} board @param {Set<string>} ids
-   */
-  #sectionTimers(board, ids) {
-    /** @type {Map<string, import("../wire/protocol.js").Timer[]>} */
-    const result = new Map();
-    const shells = new Set();
-    for (const id of ids) {
-      if (this.view.isBuilt(id)) result.set(id, this.view.timersIn(id));
-      else shells.add(id);
-    }
-    if (shells.size) for (const [id, timers] of timersOfSections(board, shells)) result.set(id, timers);
-    return result;
+    return entity ? itemText(entity.title) : null;
   }
 
   // MARK: session: what the socket delivers goes through the store, then to the views
@@ -208,7 +185,7 @@ export class BoardSession {
         this.refresh();
         this.status.toast(rejectText(message, edit.ops));
       },
-      slowed: () => this.status.toast(SLOWED_TEXT),
+      slowed: () => this.status.toast(SLOWED),
       serverError: (message) => {
         console.warn("TimerBoard: server error", message.code, message.message);
       },
@@ -222,7 +199,7 @@ export class BoardSession {
         // Off the board, we do not know who is on it: show nobody rather than a stale list.
         if (state !== CONNECTION.live) this.presence.clear();
         // A board that ended has a page of its own that says why.
-        if (detail && state === CONNECTION.offline && !this.ended) this.status.toast(detail);
+        if (detail && state === CONNECTION.offline && !this.ended) this.status.toast(connectionDetailText(detail));
       },
     };
   }
@@ -230,7 +207,7 @@ export class BoardSession {
   /**
    * The server said what this link may do: the views follow (a view link gets no edit controls),
    * and this browser's list of boards remembers the link under that role.
-   * @param {Extract<import("../wire/protocol.js").ServerMessage, {type: "access"}>} message
+   * @param {Extract<import("../wire/server_messages.js").ServerMessage, {type: "access"}>} message
    */
   #access({ role, userId }) {
     const first = this.role === null;
@@ -268,7 +245,7 @@ export class BoardSession {
    * @param {string} reason one of ENDED
    */
   end(reason) {
-    this.connection.stop("This board was deleted.");
+    this.connection.stop(reason);
     this.#ended(reason);
   }
 
@@ -285,101 +262,15 @@ export class BoardSession {
   // MARK: edits
 
   /**
-   * A local edit: shown at once, sent now or after the next join.
+   * A local edit: shown at once, sent now or after the next join. No operations: nothing to do.
    * @param {Op[]} ops
    */
   edit(ops) {
+    if (ops.length === 0) return;
     const opId = String(this.nextOpId++);
     this.store.addEdit(opId, ops, Date.now());
     this.refresh();
     this.connection.sendEdit({ opId, ops });
-  }
-
-  /** @param {string} id */
-  toggleSection(id) {
-    const section = this.store.displayed.sections.get(id);
-    if (section) this.edit([protocol.updateSection({ id, isExpanded: !section.isExpanded })]);
-  }
-
-  /**
-   * The run button was pressed: it sends the intent it showed (its data-action), not a toggle of
-   * the state now, so two screens pressing Start at once mean start twice, which the server
-   * applies once (docs/protocol.md).
-   * @param {string} id @param {string | undefined} action "start" or "pause"
-   */
-  runTimer(id, action) {
-    if (!this.store.displayed.timers.has(id)) return;
-    if (action === "pause") this.edit([protocol.pauseTimer({ id })]);
-    else if (action === "start") this.edit([protocol.startTimer({ id })]);
-  }
-
-  /**
-   * "+1 min" / "−1 min": an adjustment the server composes with concurrent ones (two `+1 min`
-   * give two minutes). Shown when the server's changeset comes, as every run change is.
-   * @param {string} id @param {number} by ms
-   */
-  adjustTimer(id, by) {
-    const timer = this.store.displayed.timers.get(id);
-    if (timer && by !== 0 && Number.isSafeInteger(by)) this.edit([protocol.adjustTimer({ id, by })]);
-  }
-
-  /** The section's "Sequence" toggle. @param {string} id */
-  toggleSequence(id) {
-    const section = this.store.displayed.sections.get(id);
-    if (section) this.edit([protocol.updateSection({ id, sequence: section.sequence !== true })]);
-  }
-
-  /** The section's "Loop" toggle. @param {string} id */
-  toggleLoop(id) {
-    const section = this.store.displayed.sections.get(id);
-    if (section) this.edit([protocol.updateSection({ id, loop: section.loop !== true })]);
-  }
-
-  /** A sequence's "Skip": its current timer finishes now and the next starts. @param {string} id */
-  skipSection(id) {
-    if (this.store.displayed.sections.has(id)) this.edit([protocol.skipSection({ id })]);
-  }
-
-  /** A sequence's "Restart": every timer back to idle, the first starts now. @param {string} id */
-  restartSection(id) {
-    if (this.store.displayed.sections.has(id)) this.edit([protocol.restartSection({ id })]);
-  }
-
-  /** @param {string} id */
-  resetTimer(id) {
-    const timer = this.store.displayed.timers.get(id);
-    if (timer && timer.run.status !== RUN.idle) this.edit([protocol.resetTimer({ id })]);
-  }
-
-  /** @param {string} id @param {number} delta -1 or 1 */
-  moveSection(id, delta) {
-    const position = stepPosition(orderedSections(this.store.displayed), id, delta);
-    if (position) this.edit([protocol.moveSection({ id, position })]);
-  }
-
-  /** @param {string} id @param {number} delta -1 or 1 */
-  moveTimer(id, delta) {
-    const timer = this.store.displayed.timers.get(id);
-    if (!timer) return;
-    const position = stepPosition(orderedTimers(this.store.displayed, timer.sectionID), id, delta);
-    if (position) this.edit([protocol.moveTimer({ id, position })]);
-  }
-
-  /** @param {string} id @param {string} sectionID */
-  moveTimerToSection(id, sectionID) {
-    if (!sectionID || !this.store.displayed.sections.has(sectionID)) return;
-    this.edit([protocol.moveTimer({ id, sectionID, position: protocol.position.first })]);
-  }
-
-  /** @param {string} id @returns {{id: string, title: string}[]} the sections a timer can move to, in display order */
-  otherSections(id) {
-    const timer = this.store.displayed.timers.get(id);
-    return timer ? orderedSections(this.store.displayed).filter((s) => s.id !== timer.sectionID) : [];
-  }
-
-  /** @param {string} id @returns {number} how many timers a section holds */
-  timerCount(id) {
-    return orderedTimers(this.store.displayed, id).length;
   }
 
   /** Sound on or off for finished timers, remembered on this device. @param {boolean} on */
@@ -397,8 +288,7 @@ export class BoardSession {
   async toggleNotify(shown) {
     const state = await this.alerts.toggleNotify(shown);
     if (state === "on" || state === "off") writeStorage(NOTIFY_KEY, state);
-    if (state === "denied") this.toast("Notifications are blocked for this site: allow them in the browser's site settings.");
-    if (state === "unsupported") this.toast("This browser cannot show notifications.");
+    if (state === "denied" || state === "unsupported") this.toast(NOTIFY_TOASTS[state]);
     return state;
   }
 
@@ -418,34 +308,4 @@ export class BoardSession {
       sections: orderedSections(displayed).map((s) => ({ ...s, timers: orderedTimers(displayed, s.id) })),
     };
   }
-}
-
-/**
- * Up or down one place among its siblings: before the previous one, or after the next one.
- * @param {{id: string}[]} siblings in display order @param {string} id @param {number} delta -1 or 1
- * @returns {import("../wire/protocol.js").Position | null} null at the edge
- */
-function stepPosition(siblings, id, delta) {
-  const neighbour = siblings[siblings.findIndex((s) => s.id === id) + delta];
-  if (!neighbour) return null;
-  return delta < 0 ? protocol.position.before(neighbour.id) : protocol.position.after(neighbour.id);
-}
-
-/**
- * Why an edit was refused, in words: the usual reason is that someone else deleted what it was
- * about while it was on its way.
- * @param {{code: string, message: string, op?: number, current?: {kind: string}}} reject @param {Op[]} ops
- */
-export function rejectText(reject, ops) {
-  const op = ops[reject.op ?? 0] ?? ops[0];
-  if (reject.code === "not_found" && op) {
-    // A move to another section names the timer; `current` says the timer is still there, so it
-    // was the target section that went.
-    const movedIntoGone = op.op === OP.moveTimer && op.sectionID !== undefined && reject.current?.kind === KIND.timer;
-    const what = op.op === OP.addTimer ? "its section was" : movedIntoGone ? "the section it was moving to was"
-      : TIMER_OPS.has(op.op) ? "the timer was" : "the section was";
-    return `Your change was not saved: ${what} deleted by someone else.`;
-  }
-  if (reject.code === ERROR_CODE.forbidden) return "Your change was not saved: this link can only view the board.";
-  return `Your change was not saved: ${reject.message}`;
 }

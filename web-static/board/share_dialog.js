@@ -1,13 +1,12 @@
 // @ts-check
 // The Share dialog: the board's links, as far as this page's role may show them, and copying one.
-// It fills fixed elements of index.html through `.value`, `textContent` and `hidden`; main.js's
+// It fills fixed elements of index.html through `.value`, `textContent` and `hidden`; pages/board.js's
 // delegated listener calls it.
 
 import { ROLE } from "../wire/constants.js";
-import { apiErrorText } from "../wire/api.js";
-import { withLinks } from "../model/board_list.js";
 import { absoluteLink } from "../wire/links.js";
-import { updateBoards } from "../wire/storage.js";
+import { updateBoards, withLinks } from "../model/board_list.js";
+import { SHARE_WORDS } from "../model/sentences.js";
 
 /** @typedef {import("./session.js").BoardSession} BoardSession */
 /** @typedef {import("../wire/api.js").BoardApi} BoardApi */
@@ -21,11 +20,11 @@ export async function copyField(input, status) {
   if (!input.value) return;
   try {
     await navigator.clipboard.writeText(input.value);
-    status.textContent = "Link copied.";
+    status.textContent = SHARE_WORDS.copied;
   } catch {
     input.focus();
     input.select();
-    status.textContent = "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.";
+    status.textContent = SHARE_WORDS.selected;
   }
 }
 
@@ -67,7 +66,7 @@ export class ShareDialog {
     this.viewLink.value = role === ROLE.view ? absoluteLink(this.origin, session.link) : "";
     if (!this.dialog.open) this.dialog.showModal();
     if (role !== ROLE.owner) return;
-    this.status.textContent = "Loading the links…";
+    this.status.textContent = SHARE_WORDS.loading;
     try {
       const { links } = await this.api.links(session.boardId, session.secret);
       this.editLink.value = absoluteLink(this.origin, links.edit);
@@ -75,7 +74,7 @@ export class ShareDialog {
       this.status.textContent = "";
       updateBoards((list) => withLinks(list, session.boardId, { edit: links.edit, view: links.view }, { now: Date.now() }));
     } catch (error) {
-      this.status.textContent = `Could not load the links: ${apiErrorText(error)}.`;
+      this.status.textContent = SHARE_WORDS.loadFailed(error);
     }
   }
 }

@@ -4,7 +4,8 @@
 // one ("4:59 Eggs — TimerBoard"), redrawn by the countdown tick that already runs; else the
 // board's name. The text is pure (`tabTitleText`); `TabTitle` only writes it when it changes.
 
-import { RUN, TITLE_SUFFIX } from "../wire/constants.js";
+import { RUN } from "../wire/constants.js";
+import { TAB_TITLE } from "../model/sentences.js";
 import { countdownText, deadlineOf } from "../model/timer_face.js";
 
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
@@ -39,9 +40,9 @@ export function nearestRunning(timers) {
  *   was hidden, oldest first; nearest: the running timer nearest its end
  */
 export function tabTitleText({ board, finished, nearest, now }) {
-  if (finished.length > 0) return `⏰ ${finished.join(", ")} done${TITLE_SUFFIX}`;
-  if (nearest) return `${countdownText(nearest, now)} ${nearest.title}${TITLE_SUFFIX}`;
-  return `${board} · TimerBoard`;
+  if (finished.length > 0) return TAB_TITLE.finished(finished);
+  if (nearest) return TAB_TITLE.running(countdownText(nearest, now), nearest.title);
+  return TAB_TITLE.board(board);
 }
 
 export class TabTitle {

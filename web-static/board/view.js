@@ -1,21 +1,29 @@
 // @ts-check
 // The board's sections and timers in the DOM. The first board is built whole (a big board: a
-// screenful of timers, and the other sections' timers when they come near the screen); after
-// that, each render is told which ids may have changed (the store's `takeTouched`) and looks at
-// those only: it compares each with what it shows and patches that element's changed fields,
-// moves, adds or removes it (dom_patch.js does the touching). A rename costs one field write,
-// whatever the size of the board; a move sorts only the siblings of the list it lands in.
+// screenful of timers, and the other sections' timers when they come near the screen: nearby.js);
+// after that, each render is told which ids may have changed (the store's `takeTouched`) and looks
+// at those only: it compares each with what it shows and patches that element's changed fields,
+// moves, adds or removes it (section_element.js and timer_row.js do the touching). A rename costs
+// one field write, whatever the size of the board; a move sorts only the siblings of the list it
+// lands in.
+//
+// Stable selectors: #sections (the sections, in display order; data-ready once the board is in),
+// #board-page[data-role=owner|edit|view] (view hides every edit control, style.css).
 
 import { DEFAULT_LIMITS } from "../wire/constants.js";
-import {
-  bodyOf, createSectionElement, createTimerElement, fieldOf, formatField, isDirty, placeElement, removeElement, setExpanded,
-  setFieldValue, setReadOnly, timerListOf,
-} from "./dom_patch.js";
+import { orderedSections, orderedTimers, timersBySection } from "../model/board.js";
+import { formatField } from "../model/fields.js";
 import { compareByOrder } from "../model/order.js";
-import { orderedSections, timersBySection } from "../model/store.js";
+import { placeElement } from "../dom/place.js";
+import { fieldOf, isDirty, setFieldValue } from "./field.js";
+import { NearbyRows } from "./nearby.js";
+import { bodyOf, createSectionElement, setExpanded, timerListOf } from "./section_element.js";
+import { TIMER_FIELDS, createTimerElement } from "./timer_row.js";
 
-/** @typedef {import("../model/store.js").Board} Board */
-/** @typedef {import("./dom_patch.js").FieldInput} FieldInput */
+export { BUILD_MARGIN, BUILD_SLICE, DROP_MARGIN } from "./nearby.js";
+
+/** @typedef {import("../model/board.js").BoardReader} Board */
+/** @typedef {import("./field.js").FieldInput} FieldInput */
 /** @typedef {import("../wire/protocol.js").Section} Section */
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 
@@ -25,23 +33,13 @@ export const BUILD_AT_ONCE = 300;
  * How many timers the first render of a big board builds when the screen's height is not known: a
  * tall screen's worth. Otherwise it builds the rows one screen can show (ROW_HEIGHT each), the last
  * section cut where the screen ends; the rest, below, is built in slices right after the first
- * frame (within BUILD_MARGIN). Whole sections made the first frame of a 2,000-timer board lay out
- * 40 rows for a screen that shows 13 (docs/performance.md).
+ * frame. Whole sections made the first frame of a 2,000-timer board lay out 40 rows for a screen
+ * that shows 13 (docs/performance.md).
  */
 export const BUILD_FIRST = 30;
 /** A one-line timer row's height in px (style.css: --row-height), to count the rows a screen shows:
  * narrow windows have taller rows, and then more are built than show. */
 export const ROW_HEIGHT = 52;
-/** How far from the screen a section's timers are built, so they are there before they show. */
-export const BUILD_MARGIN = "1500px 0px";
-/**
- * How far from the screen a built section drops its timers' elements again (the store keeps the
- * timers): the page then holds what is near the screen, however far the user scrolls. Well
- * beyond BUILD_MARGIN, so a section scrolled past and back is not rebuilt each time.
- */
-export const DROP_MARGIN = "6000px 0px";
-/** At most this many timers are built per task while sections come near: scrolling never waits on one long task. */
-export const BUILD_SLICE = 80;
 
 export class BoardView {
   /**
@@ -56,22 +54,15 @@ export class BoardView {
     const height = env.screenHeight ?? container.ownerDocument.defaultView?.screen?.availHeight ?? 0;
     /** How many timers a big board's first render builds: a screenful. */
     this.firstRows = height > 0 ? Math.ceil(height / ROW_HEIGHT) + 1 : BUILD_FIRST;
-    this.IntersectionObserver = env.IntersectionObserver === undefined ? globalThis.IntersectionObserver ?? null : env.IntersectionObserver;
-    this.schedule = env.schedule ?? ((/** @type {() => void} */ f) => void setTimeout(f, 0));
-    /** Sees sections come within BUILD_MARGIN of the screen. @type {IntersectionObserver | null} */
-    this.observer = null;
-    /** Sees sections go farther than DROP_MARGIN from the screen. @type {IntersectionObserver | null} */
-    this.farObserver = null;
-    /** Lazy sections near the screen, waiting for their slice, nearest first. @type {Map<string, number>} id → distance from the screen */
-    this.queue = new Map();
-    this.sliceScheduled = false;
-    /**
-     * Sections whose timers are not all built (a big board's, far from the screen, or cut where
-     * the first screen ended): the rest are in the store, not in the DOM, until the section comes
-     * near the screen.
-     * @type {Set<string>}
-     */
-    this.lazy = new Set();
+    const Observer = env.IntersectionObserver === undefined ? globalThis.IntersectionObserver ?? null : env.IntersectionObserver;
+    /** A big board's rows near the screen; null: everything is built at once. */
+    this.nearby = Observer === null ? null : new NearbyRows({
+      IntersectionObserver: Observer,
+      schedule: env.schedule ?? ((f) => void setTimeout(f, 0)),
+      fill: (id) => this.#fill(id),
+      drop: (element) => this.#drop(element),
+      onBuilt: (ids) => this.onBuilt(ids),
+    });
     /** @type {Board | null} the board last rendered, for building a lazy section's timers */
     this.board = null;
     /** Told the ids built after a render (a lazy section's), so the other views can draw on them. */
@@ -103,7 +94,7 @@ export class BoardView {
   setReadOnly(readOnly) {
     if (readOnly === this.readOnly) return;
     this.readOnly = readOnly;
-    setReadOnly(this.container, readOnly);
+    setFieldsReadOnly(this.container, readOnly);
   }
 
   /**
@@ -125,16 +116,11 @@ export class BoardView {
   }
 
   /**
-   * A section's shown timers (in no particular order): for the section's run button.
+   * A section's shown timers (in no particular order).
    * @param {string} sectionId @returns {Timer[]}
    */
   timersIn(sectionId) {
     return [...(this.timersOf.get(sectionId) ?? [])].map((id) => /** @type {Timer} */ (this.timers.get(id)));
-  }
-
-  /** Whether a section's timers are all in the DOM (it is not a shell of a big board). @param {string} sectionId */
-  isBuilt(sectionId) {
-    return this.sections.has(sectionId) && !this.lazy.has(sectionId);
   }
 
   /** Focus left a field: apply a collapse that was waiting for it. */
@@ -147,7 +133,7 @@ export class BoardView {
     }
   }
 
-  // MARK: first render
+  // MARK: first render, and a big board's rows near the screen
 
   /**
    * The first board. A big one gets its first screenful of timers now and every other timer
@@ -158,82 +144,19 @@ export class BoardView {
    */
   #build(board) {
     const timers = timersBySection(board);
-    const lazy = board.timers.size > BUILD_AT_ONCE && this.IntersectionObserver !== null;
-    let room = lazy ? this.firstRows : Infinity;
+    const nearby = board.timers.size > BUILD_AT_ONCE ? this.nearby : null;
+    let room = nearby ? this.firstRows : Infinity;
     const sections = orderedSections(board).map((section) => {
       const element = this.#createSection(section);
       const list = timers.get(section.id) ?? [];
       const now = list.length <= room ? list : list.slice(0, room);
       timerListOf(element).append(...now.map((t) => this.#createTimer(t)));
-      if (now.length < list.length) this.#defer(section.id, element, list.length, now.length);
-      else if (lazy) this.#observe(element);
+      if (now.length < list.length) nearby?.defer(element, list.length, now.length);
+      else nearby?.watch(element);
       room -= now.length;
       return element;
     });
     this.container.replaceChildren(...sections);
-  }
-
-  /**
-   * A section whose timers are not all built: sized for them meanwhile (style.css), so that what
-   * is below it does not look near the screen before its rows arrive and push it away.
-   * @param {string} id @param {HTMLElement} element @param {number} timers how many it holds @param {number} shown how many are built
-   */
-  #defer(id, element, timers, shown) {
-    this.lazy.add(id);
-    element.dataset.built = "false";
-    element.style.setProperty("--timers", String(timers));
-    element.style.setProperty("--unbuilt", String(timers - shown));
-    this.#observe(element);
-  }
-
-  /** Watches a big board's section: built when it comes near the screen, dropped when it goes far. @param {HTMLElement} element */
-  #observe(element) {
-    if (!this.observer) {
-      const Observer = /** @type {typeof IntersectionObserver} */ (this.IntersectionObserver);
-      this.observer = new Observer((entries) => {
-        for (const entry of entries) {
-          const id = /** @type {string} */ (/** @type {HTMLElement} */ (entry.target).dataset.id);
-          if (!entry.isIntersecting || !this.lazy.has(id)) continue;
-          const box = entry.boundingClientRect;
-          this.queue.set(id, box ? Math.max(0, box.top, -box.bottom) : 0);
-        }
-        this.#scheduleSlice();
-      }, { rootMargin: BUILD_MARGIN });
-      this.farObserver = new Observer((entries) => {
-        for (const entry of entries) if (!entry.isIntersecting) this.#drop(/** @type {HTMLElement} */ (entry.target));
-      }, { rootMargin: DROP_MARGIN });
-    }
-    this.observer.observe(element);
-    this.farObserver?.observe(element);
-  }
-
-  #scheduleSlice() {
-    if (this.sliceScheduled || this.queue.size === 0) return;
-    this.sliceScheduled = true;
-    this.schedule(() => {
-      this.sliceScheduled = false;
-      this.#buildSlice();
-    });
-  }
-
-  /**
-   * Builds the timers of the queued sections nearest the screen, about BUILD_SLICE timers (whole
-   * sections), and leaves the rest to the next task.
-   */
-  #buildSlice() {
-    const nearest = [...this.queue].sort((a, b) => a[1] - b[1]).map(([id]) => id);
-    /** @type {string[]} */
-    const built = [];
-    let count = 0;
-    for (const id of nearest) {
-      if (count >= BUILD_SLICE) break;
-      this.queue.delete(id);
-      const ids = this.#fill(id);
-      built.push(...ids);
-      count += ids.length;
-    }
-    if (built.length) this.onBuilt(built);
-    this.#scheduleSlice();
   }
 
   /**
@@ -243,8 +166,8 @@ export class BoardView {
    */
   #fill(id) {
     const element = this.elements.get(id);
-    if (!element || !this.lazy.delete(id) || !this.board) return [];
-    const timers = [...this.board.timers.values()].filter((t) => t.sectionID === id).sort(compareByOrder);
+    if (!element || !this.board) return [];
+    const timers = orderedTimers(this.board, id);
     const added = timers.filter((t) => !this.timers.has(t.id));
     this.patching = true;
     try {
@@ -253,22 +176,19 @@ export class BoardView {
     } finally {
       this.patching = false;
     }
-    delete element.dataset.built;
-    element.style.removeProperty("--timers");
-    element.style.removeProperty("--unbuilt");
+    this.nearby?.built(element);
     return [id, ...added.map((t) => t.id)];
   }
 
   /**
    * A built section went far from the screen: its timers' elements go (the store keeps the
    * timers) and it is a shell again, rebuilt when it comes near. Not while the user is in it.
-   * @param {HTMLElement} element
+   * @param {HTMLElement} element @returns {string[]} the timer ids dropped
    */
   #drop(element) {
     const id = /** @type {string} */ (element.dataset.id);
-    this.queue.delete(id);
     const ids = [...(this.timersOf.get(id) ?? [])];
-    if (ids.length === 0 || element.contains(this.doc.activeElement)) return;
+    if (ids.length === 0 || element.contains(this.doc.activeElement)) return [];
     this.patching = true;
     try {
       timerListOf(element).replaceChildren();
@@ -280,18 +200,15 @@ export class BoardView {
       this.elements.delete(timerId);
     }
     this.timersOf.set(id, new Set());
-    // A section cut by the first screen already says how many timers it holds; it showed fewer.
-    if (!this.lazy.has(id)) element.style.setProperty("--timers", String(ids.length));
-    element.style.setProperty("--unbuilt", element.style.getPropertyValue("--timers"));
-    this.lazy.add(id);
-    element.dataset.built = "false";
+    this.nearby?.dropped(element, ids.length);
     this.onDropped(ids);
+    return ids;
   }
 
   /** @param {Section} section */
   #createSection(section) {
     const element = createSectionElement(this.doc, section, this.limits.maxTitleLength);
-    if (this.readOnly) setReadOnly(element, true);
+    if (this.readOnly) setFieldsReadOnly(element, true);
     this.elements.set(section.id, element);
     this.sections.set(section.id, section);
     if (!this.timersOf.has(section.id)) this.timersOf.set(section.id, new Set());
@@ -301,7 +218,7 @@ export class BoardView {
   /** @param {Timer} timer */
   #createTimer(timer) {
     const element = createTimerElement(this.doc, timer, this.limits);
-    if (this.readOnly) setReadOnly(element, true);
+    if (this.readOnly) setFieldsReadOnly(element, true);
     this.elements.set(timer.id, element);
     this.#showTimer(timer);
     return element;
@@ -355,7 +272,7 @@ export class BoardView {
     if (!before) {
       const element = this.#createSection(section);
       // On a big board, a new section drops its timers when it goes far from the screen, as the others do.
-      if (this.observer) this.#observe(element);
+      if (this.nearby?.watching) this.nearby.watch(element);
       return true;
     }
     const element = /** @type {HTMLElement} */ (this.elements.get(section.id));
@@ -368,7 +285,7 @@ export class BoardView {
   /** @param {Timer} timer @returns {boolean} whether it must be put in place (added or moved) */
   #patchTimer(timer) {
     const before = this.timers.get(timer.id);
-    if (this.lazy.has(timer.sectionID) && before?.sectionID !== timer.sectionID) {
+    if (this.nearby?.isLazy(timer.sectionID) && before?.sectionID !== timer.sectionID) {
       // Its section's other timers are built when it comes near the screen, from the board then.
       if (before) this.#removeTimer(timer.id);
       return false;
@@ -379,7 +296,7 @@ export class BoardView {
     }
     const element = /** @type {HTMLElement} */ (this.elements.get(timer.id));
     this.#showTimer(timer);
-    for (const field of /** @type {const} */ (["title", "minutes", "seconds", "warnAt"])) {
+    for (const field of TIMER_FIELDS) {
       if (timer[field] !== before[field]) setFieldValue(/** @type {FieldInput} */ (fieldOf(element, field)), formatField(field, timer[field]));
     }
     return timer.order !== before.order || timer.sectionID !== before.sectionID;
@@ -419,13 +336,7 @@ export class BoardView {
     }
     this.timersOf.delete(id);
     this.sections.delete(id);
-    const element = this.elements.get(id);
-    this.lazy.delete(id);
-    this.queue.delete(id);
-    if (element) {
-      this.observer?.unobserve(element);
-      this.farObserver?.unobserve(element);
-    }
+    this.nearby?.forget(id, this.elements.get(id));
     this.#remove(id);
   }
 
@@ -437,7 +348,7 @@ export class BoardView {
     if (active?.tagName === "INPUT" && /** @type {HTMLElement} */ (active).dataset.field && element.contains(active) && isDirty(/** @type {FieldInput} */ (active))) {
       this.onLostEdit(/** @type {string} */ (element.dataset.kind));
     }
-    removeElement(element);
+    element.remove();
     this.elements.delete(id);
     this.deferredCollapse.delete(id);
   }
@@ -455,5 +366,15 @@ export class BoardView {
     }
     this.deferredCollapse.delete(id);
     if (element.dataset.expanded !== String(expanded)) setExpanded(element, expanded);
+  }
+}
+
+/**
+ * A view link's page shows the board's fields read-only (its edit buttons are hidden by style.css).
+ * @param {HTMLElement} root a section, a timer or the whole board @param {boolean} readOnly
+ */
+function setFieldsReadOnly(root, readOnly) {
+  for (const input of root.querySelectorAll("input[data-field]")) {
+    if (/** @type {HTMLInputElement} */ (input).readOnly !== readOnly) /** @type {HTMLInputElement} */ (input).readOnly = readOnly;
   }
 }

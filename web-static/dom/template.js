@@ -6,7 +6,7 @@
 //
 // The attributes that name the item (its id, and the ids and references that contain it) hold
 // ITEM_ID in the template; `stamp(id)` writes the item's id there. Everything else is the same for
-// every item. An id never contains ITEM_ID: ids are [A-Za-z0-9_-] (protocol.js).
+// every item. An id never contains ITEM_ID: ids are [A-Za-z0-9_-] (wire/constants.js).
 
 /** Stands for the item's id in the template's attributes. */
 export const ITEM_ID = "\u0001";
@@ -37,4 +37,19 @@ export class ElementTemplate {
     }
     return element;
   }
+}
+
+/** Each document's shapes, by a key of the view's (a shape may hold limits: maxlength, max). @type {WeakMap<Document, Map<string, ElementTemplate>>} */
+const templates = new WeakMap();
+
+/**
+ * The template for `key` in `doc`, built from `shape()` the first time it is asked for.
+ * @param {Document} doc @param {string} key @param {() => HTMLElement} shape
+ */
+export function templateOf(doc, key, shape) {
+  let shapes = templates.get(doc);
+  if (!shapes) templates.set(doc, (shapes = new Map()));
+  let template = shapes.get(key);
+  if (!template) shapes.set(key, (template = new ElementTemplate(shape())));
+  return template;
 }

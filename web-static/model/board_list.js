@@ -1,12 +1,14 @@
 // @ts-check
 // The boards this browser opened: the start page's list, and the only place a user finds their
-// boards again (the server lists boards to its operator only). Pure functions over the list as
-// stored; storage.js reads and writes it. Each entry keeps every link of the board this browser
-// learnt (an owner who opened the view link to look, keeps the owner link) and opens the strongest.
+// boards again (the server lists boards to its operator only). Each entry keeps every link of the
+// board this browser learnt (an owner who opened the view link to look, keeps the owner link) and
+// opens the strongest. The list's rules are pure; loadBoards and updateBoards read and write it
+// through wire/storage.js.
 
-import { BOARDS_MAX, ROLES } from "../wire/constants.js";
-import { isValidId } from "../wire/protocol.js";
+import { BOARDS_KEY, BOARDS_MAX, ROLES } from "../wire/constants.js";
+import { isValidId } from "../wire/ids.js";
 import { parseLink, roleRank } from "../wire/links.js";
+import { readStorage, writeStorage } from "../wire/storage.js";
 
 /** @typedef {import("../wire/protocol.js").Role} Role */
 /** @typedef {Partial<Record<Role, string>>} Links  link paths ("/b/ID#edit=SECRET") by role */
@@ -112,4 +114,19 @@ function withStrongest(entry) {
   if (roles.length === 0) return null;
   const role = roles[0];
   return { id: entry.id, title: entry.title, role, link: /** @type {string} */ (entry.links[role]), links: entry.links, openedAt: entry.openedAt };
+}
+
+/** @returns {BoardEntry[]} the boards this browser opened, newest first */
+export function loadBoards() {
+  return parseBoardList(readStorage(BOARDS_KEY));
+}
+
+/**
+ * Changes the stored list, read fresh each time: another tab of this browser may have changed it.
+ * @param {(list: BoardEntry[]) => BoardEntry[]} change
+ */
+export function updateBoards(change) {
+  const before = loadBoards();
+  const after = change(before);
+  if (after !== before) writeStorage(BOARDS_KEY, JSON.stringify(after));
 }

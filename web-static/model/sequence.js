@@ -1,6 +1,6 @@
 // @ts-check
 // Sections that run their timers one after another (issue 18, docs/protocol.md "Sequences"): what
-// the section header says about its progress, and which finished timers read "Done" rather than
+// the section header says about its progress (in words: sentences.js), and which finished timers read "Done" rather than
 // overtime. Pure: derived from the board's timers alone, never from anything the page remembers,
 // so every screen says the same, and a page opened late says it too.
 
@@ -56,19 +56,4 @@ export function sequenceProgress(ordered) {
     if (ordered[index].run.status === RUN.finished) return { state: "ended", position: index + 1, total };
   }
   return { state: "ready", position: 0, total };
-}
-
-/**
- * The progress in words, for the section header: "2 of 5", "2 of 5, paused", "5 of 5, done",
- * "5 timers, ready".
- * @param {SequenceProgress} progress
- */
-export function progressText({ state, position, total }) {
-  switch (state) {
-    case "empty": return "No timers yet";
-    case "ready": return `${total} ${total === 1 ? "timer" : "timers"}, ready`;
-    case "running": return `${position} of ${total}`;
-    case "paused": return `${position} of ${total}, paused`;
-    case "ended": return `${position} of ${total}, done`;
-  }
 }

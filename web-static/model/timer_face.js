@@ -1,10 +1,12 @@
 // @ts-check
-// What a timer's countdown shows, from its length, its run state and the server's clock
-// (docs/protocol.md, "Timers that run"). Pure: no DOM, no clock of its own; the caller passes the
-// server's time (clock.js). The view redraws a countdown only when `countdownText` changes, and
-// wakes up once for all running timers, at the earliest `msUntilChange`.
+// A timer's face: what its countdown shows, how it looks (warning, overtime, "Done") and its state
+// in words, from its length, its run state and the server's clock (docs/protocol.md, "Timers that
+// run"). Pure: no DOM, no clock of its own; the caller passes the server's time (wire/clock.js). The
+// countdowns view (board/countdowns.js) draws a face only when it changes, and wakes up once for all
+// running timers, at the earliest `msUntilChange`.
 
 import { RUN } from "../wire/constants.js";
+import { STATE_WORDS } from "./sentences.js";
 
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {import("../wire/protocol.js").Run} Run */
@@ -107,11 +109,6 @@ export function formatOvertime(ms) {
   return seconds === 0 ? "0:00" : `+${formatClock(seconds)}`;
 }
 
-/** The state in words next to the countdown (the state is never told by colour alone). */
-export const STATE_WORDS = Object.freeze({
-  idle: "Ready", running: "Running", paused: "Paused", warn: "Warning", over: "Time's up", done: "Done",
-});
-
 /**
  * What a timer's countdown reads, how it looks, and its state in words, at server time `serverNow`.
  * @param {TimerFaceInput} timer
@@ -176,37 +173,6 @@ export function msUntilChange(timer, serverNow, movedOn = false) {
   const nextSecond = left - (shownSeconds(left) - 1) * 1000;
   const warnAt = timer.warnAt ?? 0;
   return warnAt > 0 && left > warnAt ? Math.min(nextSecond, left - warnAt) : nextSecond;
-}
-
-/**
- * When to wake up next for a set of timers: the soonest change among them (Infinity: no need).
- * @param {Iterable<TimerFaceInput>} timers @param {number} serverNow
- */
-export function nextChangeIn(timers, serverNow) {
-  let soonest = Infinity;
-  for (const timer of timers) soonest = Math.min(soonest, msUntilChange(timer, serverNow));
-  return soonest;
-}
-
-/**
- * Which characters of a shown text differ from the text shown before, counted from the right (0
- * is the last seconds digit), so 10:00 → 9:59 changes 0, 1, 3 and 4 (the colon stays). Empty: no
- * write is needed.
- * @param {string} before @param {string} after
- * @returns {number[]}
- */
-export function changedDigits(before, after) {
-  /** @type {number[]} */
-  const changed = [];
-  for (let i = 0; i < Math.max(before.length, after.length); i += 1) {
-    if (before[before.length - 1 - i] !== after[after.length - 1 - i]) changed.push(i);
-  }
-  return changed;
-}
-
-/** Whether the user can pause the timer (else the toggle starts, resumes or restarts it). @param {{run: Run}} timer */
-export function isRunning(timer) {
-  return timer.run.status === RUN.running;
 }
 
 /**

@@ -1,13 +1,36 @@
 // @ts-check
 // The start page (`/`): the boards this browser opened, and a form for a new board. No board is
 // public, so this list is all it shows; it is rebuilt whole (it is small, not live, and holds no input).
+//
+// Stable selectors: form.new-board, #recent-boards > li[data-kind=board][data-id=ID] (.board-forget).
 
-import { withLinks, withoutBoard } from "../model/board_list.js";
-import { armButton, renderBoardLinks } from "../board/dom_patch.js";
-import { loadBoards, updateBoards } from "../wire/storage.js";
+import { armButton, h } from "../dom/kit.js";
+import { buttonActions, formActions } from "../dom/delegate.js";
+import { loadBoards, updateBoards, withLinks, withoutBoard } from "../model/board_list.js";
+import { ROLE_WORDS, START_WORDS, UNTITLED_BOARD } from "../model/sentences.js";
 
 /** @typedef {import("../wire/api.js").BoardApi} BoardApi */
 /** @typedef {import("../board/status.js").StatusView} StatusView */
+/** @typedef {import("../model/board_list.js").BoardEntry} BoardEntry */
+
+/**
+ * Opens the start page, and says what its elements mean.
+ * @param {Document} doc @param {{api: BoardApi, status: StatusView, navigate: (url: string) => void}} options
+ * @returns {import("../dom/delegate.js").Handlers}
+ */
+export function openStartPage(doc, { api, status, navigate }) {
+  const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (doc.getElementById(id));
+  // early_paint.js may have shown the board page's frame for a path that is no board's.
+  byId("board-page").hidden = true;
+  const page = new StartPage({ page: byId("start-page"), list: byId("recent-boards"), api, status, navigate });
+  page.open();
+  // Another tab of this browser opened, renamed or forgot a board.
+  doc.defaultView?.addEventListener("storage", () => page.render());
+  return {
+    click: buttonActions({ "board-forget": (id, button) => page.forget(id, button) }),
+    submit: formActions({ "new-board": (form) => page.create(form) }),
+  };
+}
 
 export class StartPage {
   /**
@@ -28,7 +51,7 @@ export class StartPage {
   }
 
   render() {
-    renderBoardLinks(this.list, loadBoards(), "Boards you create or open in this browser show up here.");
+    renderBoardLinks(this.list, loadBoards());
   }
 
   /**
@@ -45,7 +68,7 @@ export class StartPage {
       updateBoards((list) => withLinks(list, created.id, created.links, { title: created.title ?? title, now: Date.now() }));
       this.navigate(created.url);
     } catch (error) {
-      this.status.toast(`Could not create the board: ${/** @type {Error} */ (error).message}`);
+      this.status.toast(START_WORDS.createFailed(/** @type {Error} */ (error).message));
       button.disabled = false;
     }
   }
@@ -57,10 +80,41 @@ export class StartPage {
    */
   forget(id, button) {
     if (!button.dataset.armed) {
-      armButton(button, "Press again to forget this board on this device");
+      armButton(button, START_WORDS.forgetPrompt);
       return;
     }
     updateBoards((list) => withoutBoard(list, id));
     this.render();
   }
+}
+
+/**
+ * The list of the boards this browser opened (rebuilt whole: it is not live and holds no input).
+ * Each opens through its stored link; "Forget" asks for a second press.
+ * @param {HTMLElement} list
+ * @param {Pick<BoardEntry, "id" | "title" | "role" | "link" | "openedAt">[]} boards
+ * @param {string} [emptyText]
+ */
+export function renderBoardLinks(list, boards, emptyText = START_WORDS.empty) {
+  const doc = list.ownerDocument;
+  if (boards.length === 0) {
+    list.replaceChildren(h(doc, "li", { class: "empty-note" }, [emptyText]));
+    return;
+  }
+  list.replaceChildren(...boards.map((board) => {
+    const title = board.title || UNTITLED_BOARD;
+    const when = board.openedAt ? START_WORDS.opened(formatDate(board.openedAt)) : "";
+    return h(doc, "li", { class: "board-item", "data-kind": "board", "data-id": board.id }, [
+      h(doc, "a", { href: board.link, class: "board-link" }, [
+        h(doc, "span", { class: "board-link-title" }, [title]),
+        h(doc, "span", { class: "board-link-meta" }, [`${ROLE_WORDS[board.role] ?? board.role}${when}`]),
+      ]),
+      h(doc, "button", { type: "button", class: "button board-forget", "aria-label": START_WORDS.forgetLabel(title), title: START_WORDS.forgetTip }, [START_WORDS.forget]),
+    ]);
+  }));
+}
+
+/** @param {number} ms */
+function formatDate(ms) {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }

@@ -85,16 +85,3 @@ export class BoardApi {
 function boardPath(id) {
   return `${API_BOARDS}/${encodeURIComponent(id)}`;
 }
-
-/**
- * An owner call that failed, in words for a toast.
- * @param {unknown} error
- */
-export function apiErrorText(error) {
-  if (error instanceof ApiError) {
-    if (error.code === "forbidden" || error.status === 403) return "only the board's owner can do that";
-    if (error.code === "board_not_found" || error.status === 404) return "this link no longer opens the board";
-    return error.message;
-  }
-  return "the server could not be reached";
-}

@@ -2,7 +2,7 @@
 // The server's clock, as this page estimates it from ping/pong round trips (docs/protocol.md,
 // "Timers that run"). Countdowns are drawn with it, so every screen shows the same remaining time
 // whatever its own clock says. Pure: no socket, no DOM; the local clock is injectable so tests can
-// skew it. socket.js feeds it samples; countdowns read `serverNow()`.
+// skew it. The connection's heartbeat feeds it samples; countdowns read `serverNow()`.
 //
 // A pong's `serverTime` was read somewhere between the ping leaving (local t0) and the pong
 // arriving (local t1), so `serverTime - (t0 + t1) / 2` is the offset, wrong by at most half the
@@ -11,7 +11,7 @@
 // heartbeat's pings keep the estimate current. After `resync()` (the page was hidden or
 // asleep, or the socket is new) the old sample is not trusted at all: the next sample replaces it.
 
-import { CLOCK_DRIFT_RATE } from "./constants.js";
+import { CLOCK_DRIFT_RATE, CLOCK_ERROR_MAX_MS } from "./constants.js";
 
 /**
  * This page's clock in milliseconds since 1970: the page's start time plus a monotonic counter,
@@ -63,6 +63,15 @@ export class ServerClock {
   uncertainty(at = this.now()) {
     if (!this.best) return Infinity;
     return this.best.roundTrip / 2 + Math.max(0, at - this.best.at) * this.driftRate;
+  }
+
+  /**
+   * The ± bound this screen tells the others (presence `clockError`): half the kept sample's round
+   * trip, rounded up to whole ms and capped; null before the first pong.
+   * @returns {number | null}
+   */
+  errorBound() {
+    return this.best ? Math.min(CLOCK_ERROR_MAX_MS, Math.ceil(this.best.roundTrip / 2)) : null;
   }
 
   /**

@@ -152,7 +152,8 @@ export const DEFAULT_LIMITS = Object.freeze({
 });
 
 /** Ids: 1 to 64 of these characters; ours are a kind prefix plus ID_RANDOM_LENGTH base62 chars. */
-export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const ID_CHARACTERS = "[A-Za-z0-9_-]{1,64}";
+export const ID_PATTERN = new RegExp(`^${ID_CHARACTERS}$`);
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const ID_RANDOM_LENGTH = 12;
 export const ID_PREFIX = Object.freeze({ section: "s", timer: "t", client: "web-" });
@@ -215,12 +216,11 @@ export const CLOCK_ERROR_STEP_MS = 5;
 export const CLOCK_ERROR_INTERVAL_MS = 1000;
 export const CLOCK_ERROR_MAX_MS = 60000;
 export const CLOCK_ERROR_OFF_MS = 50;
-/** What the tab's title ends with, after the nearest running timer or what finished. */
-export const TITLE_SUFFIX = " — TimerBoard";
 
 // MARK: HTTP and local storage
 
 export const API_BOARDS = "/api/boards";
+/** A board's page is /b/ID (links.js reads it; early_paint.js only looks for the prefix). */
 export const BOARD_PATH_PREFIX = "/b/";
 /**
  * The boards this browser opened, with their links (secrets included): the only list of boards a

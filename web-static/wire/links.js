@@ -4,13 +4,14 @@
 // secret stays in the fragment, which browsers never send to a server or put in a Referer; the
 // page sends it only in `join` and as an `Authorization: Bearer` header.
 
-import { BOARD_PATH_PREFIX, ROLE, ROLES, SECRET_PATTERN } from "./constants.js";
-import { isValidId } from "./protocol.js";
+import { BOARD_PATH_PREFIX, ID_CHARACTERS, ROLES, SECRET_PATTERN } from "./constants.js";
+import { isValidId } from "./ids.js";
 
 /** @typedef {import("./protocol.js").Role} Role */
 /** @typedef {{role: Role, secret: string}} Key  what a fragment holds */
 
-const BOARD_ROUTE = /^\/b\/([A-Za-z0-9_-]{1,64})\/?$/;
+/** The one place a board page's path is read: /b/ID, with or without a trailing slash. */
+const BOARD_ROUTE = new RegExp(`^${BOARD_PATH_PREFIX}(${ID_CHARACTERS})/?$`);
 
 /** @param {string} pathname @returns {string | null} the board id of a board page's path */
 export function boardIdFromPath(pathname) {
@@ -60,10 +61,3 @@ export function absoluteLink(origin, path) {
 export function roleRank(role) {
   return ROLES.indexOf(role);
 }
-
-/** What a role may do, in words, for the badge and the share dialog. @type {Record<Role, string>} */
-export const ROLE_TEXT = Object.freeze({
-  [ROLE.owner]: "Owner",
-  [ROLE.edit]: "Can edit",
-  [ROLE.view]: "View only",
-});

@@ -1,9 +1,9 @@
 // @ts-check
-// What this device remembers in localStorage: the user's display name, the sound setting and the
-// boards opened here, with their links. Storage can be disabled or hold garbage; every reader copes.
+// What this device remembers in localStorage: the user's display name, its settings and the boards
+// opened here (whose list model/board_list.js keeps). Storage can be disabled or hold garbage; every
+// reader copes.
 
-import { BOARDS_KEY, GUEST_NAME_PREFIX, NAME_KEY, NAME_MAX_LENGTH } from "./constants.js";
-import { parseBoardList } from "../model/board_list.js";
+import { GUEST_NAME_PREFIX, NAME_KEY, NAME_MAX_LENGTH } from "./constants.js";
 
 /** @param {string} key @returns {string | null} */
 export function readStorage(key) {
@@ -43,21 +43,4 @@ export function saveName(name) {
 export function cleanName(text) {
   // eslint-disable-next-line no-control-regex
   return [...text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim()].slice(0, NAME_MAX_LENGTH).join("").trim();
-}
-
-// MARK: boards opened in this browser (board_list.js decides what the list holds)
-
-/** @returns {import("../model/board_list.js").BoardEntry[]} newest first */
-export function loadBoards() {
-  return parseBoardList(readStorage(BOARDS_KEY));
-}
-
-/**
- * Changes the stored list, read fresh each time: another tab of this browser may have changed it.
- * @param {(list: import("../model/board_list.js").BoardEntry[]) => import("../model/board_list.js").BoardEntry[]} change
- */
-export function updateBoards(change) {
-  const before = loadBoards();
-  const after = change(before);
-  if (after !== before) writeStorage(BOARDS_KEY, JSON.stringify(after));
 }

@@ -1,6 +1,7 @@
 // @ts-check
-// BoardView and dom_patch.js on a fake DOM (fake_dom.js), driven by a real Store: each render
-// looks only at the ids the store touched and changes only their elements.
+// BoardView (board/view.js, board/nearby.js) and the board's elements on a fake DOM (fake_dom.js),
+// driven by a real Store: each render looks only at the ids the store touched and changes only
+// their elements.
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
@@ -9,10 +10,11 @@ import { BoardView, BUILD_AT_ONCE, BUILD_FIRST, BUILD_MARGIN, BUILD_SLICE, DROP_
 import { CountdownView } from "../../web-static/board/countdowns.js";
 import { compareByOrder } from "../../web-static/model/order.js";
 import * as protocol from "../../web-static/wire/protocol.js";
+import { parseServerMessage } from "../../web-static/wire/server_messages.js";
 import { Store } from "../../web-static/model/store.js";
 import { FakeDocument, FakeIntersectionObserver } from "./fake_dom.js";
 
-// dom_patch.js asks whether the focused element is an input; in the fake DOM, by its tag.
+// The views ask whether the focused element is an input; in the fake DOM, by its tag.
 Object.assign(globalThis, { HTMLInputElement: class { static [Symbol.hasInstance](/** @type {any} */ x) { return x?.tagName === "INPUT"; } } });
 
 const NOW = 1763740800000;
@@ -50,7 +52,7 @@ function page({
   doc.takeMutations();
   /** @param {any[]} changes */
   const apply = (changes) => {
-    const message = protocol.parseServerMessage(JSON.stringify({ type: "changes", rev: /** @type {number} */ (store.rev) + 1, changes }));
+    const message = parseServerMessage(JSON.stringify({ type: "changes", rev: /** @type {number} */ (store.rev) + 1, changes }));
     assert.equal(store.applyChangeset(/** @type {any} */ (message)).status, "applied");
     render();
   };

@@ -1,17 +1,20 @@
 // @ts-check
-// dom_patch.js on a fake DOM (fake_dom.js): each touch is small, text goes in as text, and the
-// field the user is typing in keeps their text, focus and caret.
+// The board's elements on a fake DOM (fake_dom.js): a section (board/section_element.js), a timer's
+// row (board/timer_row.js), its fields (board/field.js), placing one (dom/place.js) and an editing
+// mark (board/presence.js). Each touch is small, text goes in as text, and the field the user is
+// typing in keeps their text, focus and caret.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import {
-  acceptField, createSectionElement, createTimerElement, fieldOf, isDirty, markEditing, placeElement, renderRunState,
-  revertField, setFieldValue,
-} from "../../web-static/board/dom_patch.js";
+import { placeElement } from "../../web-static/dom/place.js";
+import { acceptField, fieldOf, isDirty, revertField, setFieldValue } from "../../web-static/board/field.js";
+import { PresenceView } from "../../web-static/board/presence.js";
+import { createSectionElement } from "../../web-static/board/section_element.js";
+import { createTimerElement, renderRunState } from "../../web-static/board/timer_row.js";
 import { FakeDocument } from "./fake_dom.js";
 
-// dom_patch.js asks whether an element is an input; in the fake DOM, by its tag.
+// The views ask whether an element is an input; in the fake DOM, by its tag.
 Object.assign(globalThis, { HTMLInputElement: class { static [Symbol.hasInstance](/** @type {any} */ x) { return x?.tagName === "INPUT"; } } });
 
 const LIMITS = { maxTitleLength: 200, maxMinutes: 999, maxSeconds: 59 };
@@ -31,7 +34,7 @@ function timer(doc = new FakeDocument(), title = "Eggs") {
   return { doc, element, title: /** @type {any} */ (fieldOf(element, "title")) };
 }
 
-describe("dom_patch", () => {
+describe("the board's elements", () => {
   test("a timer row: its id, its fields' values, and few elements (icons are drawn by CSS)", () => {
     const { element } = timer();
     assert.equal(element.dataset.id, "t1");
@@ -118,12 +121,14 @@ describe("dom_patch", () => {
 
   test("an editing mark goes on the timer's row only, and comes off", () => {
     const { doc, element } = timer();
-    markEditing(element, { names: "Ada", color: "#e4572e" });
+    const list = doc.createElement("ul");
+    const presence = new PresenceView({ list: /** @type {any} */ (list), myDot: /** @type {any} */ (doc.createElement("span")), elements: new Map([["t1", element]]), describe: () => null });
+    const ada = { userId: "u-ada", name: "Ada", color: "#e4572e", editing: "t1" };
+    presence.show([ada]);
     assert.equal(element.dataset.editingBy, "Ada");
-    markEditing(element, { names: "Ada", color: "#e4572e" });
-    const marks = doc.takeMutations();
-    assert.ok(marks.every((m) => m.endsWith("li.timer")), `${marks}`);
-    markEditing(element, null);
+    const marks = doc.takeMutations().filter((m) => !m.endsWith("ul.") && !m.includes("presence"));
+    assert.ok(marks.length > 0 && marks.every((m) => m.endsWith("li.timer")), `${marks}`);
+    presence.show([{ ...ada, editing: null }]);
     assert.equal(element.hasAttribute("data-editing-by"), false);
   });
 });

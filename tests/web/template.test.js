@@ -1,12 +1,15 @@
 // @ts-check
-// element_template.js, and the rows and sections dom_patch.js stamps from it: each copy carries its
-// own id everywhere the shape named the item, and shares nothing with the others.
+// dom/template.js, and the rows and sections the board stamps from it (board/timer_row.js,
+// board/section_element.js): each copy carries its own id everywhere the shape named the item, and
+// shares nothing with the others.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { createSectionElement, createTimerElement, fieldOf } from "../../web-static/board/dom_patch.js";
 import { ElementTemplate, ITEM_ID } from "../../web-static/dom/template.js";
+import { fieldOf } from "../../web-static/board/field.js";
+import { createSectionElement } from "../../web-static/board/section_element.js";
+import { createTimerElement } from "../../web-static/board/timer_row.js";
 import { FakeDocument } from "./fake_dom.js";
 
 Object.assign(globalThis, { HTMLInputElement: class { static [Symbol.hasInstance](/** @type {any} */ x) { return x?.tagName === "INPUT"; } } });

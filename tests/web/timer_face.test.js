@@ -1,16 +1,16 @@
 // @ts-check
-// countdown.js: what a countdown shows for each run state at a given server time, when it changes
-// by itself, and which of its digits change.
+// model/timer_face.js: what a countdown shows for each run state at a given server time, and when it
+// changes by itself.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import {
-  changedDigits, countdownText, countedMs, deadlineOf, formatClock, formatOvertime, isRunning, isWarning, justFinished, lengthMs,
-  msUntilChange, nextChangeIn, overSince, remainingMs, shownSeconds, ticks, timerFace,
+  countdownText, countedMs, deadlineOf, formatClock, formatOvertime, isWarning, justFinished, lengthMs,
+  msUntilChange, overSince, remainingMs, shownSeconds, ticks, timerFace,
 } from "../../web-static/model/timer_face.js";
-import { parseServerMessage } from "../../web-static/wire/protocol.js";
+import { parseServerMessage } from "../../web-static/wire/server_messages.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);
 /** @param {string} path */
@@ -137,13 +137,6 @@ describe("when the text changes", () => {
     assert.equal(msUntilChange(timer(1, 0, finished(60_000)), T0), Infinity);
   });
 
-  test("one wake-up for many timers: the soonest change", () => {
-    const timers = [timer(1, 0, idle), timer(0, 10, running(0, T0 - 300)), timer(0, 10, running(0, T0 - 800)), timer(5, 0, paused(10))];
-    assert.equal(nextChangeIn(timers, T0), 200);
-    assert.equal(nextChangeIn([timer(1, 0, idle)], T0), Infinity);
-    assert.equal(nextChangeIn([], T0), Infinity);
-  });
-
   test("the written values of a 3-second run: one per second, none twice", () => {
     const t = timer(0, 3, running());
     /** @type {string[]} */
@@ -152,7 +145,7 @@ describe("when the text changes", () => {
     let at = T0;
     for (;;) {
       const next = countdownText(t, at);
-      if (changedDigits(shown, next).length) written.push((shown = next));
+      if (next !== shown) written.push((shown = next));
       const wait = msUntilChange(t, at);
       // At zero it goes on counting overtime (see "overtime" below); this run ends there.
       if (at >= T0 + 3000) break;
@@ -162,30 +155,7 @@ describe("when the text changes", () => {
   });
 });
 
-describe("digit changes", () => {
-  test("the same text: nothing to write", () => {
-    assert.deepEqual(changedDigits("7:30", "7:30"), []);
-  });
-
-  test("positions from the right: 0 is the last seconds digit", () => {
-    assert.deepEqual(changedDigits("0:03", "0:02"), [0]);
-    assert.deepEqual(changedDigits("1:00", "0:59"), [0, 1, 3]);
-    assert.deepEqual(changedDigits("0:10", "0:09"), [0, 1]);
-  });
-
-  test("a text that gets shorter or longer: the extra digits changed", () => {
-    assert.deepEqual(changedDigits("10:00", "9:59"), [0, 1, 3, 4]);
-    assert.deepEqual(changedDigits("9:59", "10:00"), [0, 1, 3, 4]);
-    assert.deepEqual(changedDigits("", "0:03"), [0, 1, 2, 3]);
-  });
-});
-
 describe("state", () => {
-  test("only a running timer pauses", () => {
-    assert.equal(isRunning(timer(1, 0, running())), true);
-    for (const run of [idle, paused(1), finished(60_000)]) assert.equal(isRunning(timer(1, 0, run)), false);
-  });
-
   test("an alert for a timer that finishes while shown, not for one that was already finished", () => {
     assert.equal(justFinished(running(), finished(3000)), true);
     assert.equal(justFinished(paused(10), finished(3000)), true, "a shorter length can finish a paused timer");

@@ -256,6 +256,12 @@ def test_a_wrong_or_missing_secret_shows_the_wrong_link_page(user, server, board
     # None of them is remembered as a board of this browser.
     assert wrong.evaluate("localStorage.getItem('timerboard.boards')") in (None, "[]")
     assert wrong.errors == [] and bare.errors == []
+    # A path that is no board's (an id the server would refuse) is the start page, even with a key:
+    # the board page's early frame, shown while the modules load, does not stay.
+    odd = user("Eve", path=f"/b/not!an-id#edit={board.edit}")
+    expect(odd.locator("#start-page")).to_be_visible()
+    expect(odd.locator("#board-page")).to_be_hidden()
+    assert odd.evaluate("window.timerboard === undefined") and odd.errors == []
 
 
 def test_the_secret_goes_only_in_joins_and_bearer_headers(browser, server, board):

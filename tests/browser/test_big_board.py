@@ -51,6 +51,8 @@ def test_a_remote_rename_on_a_big_board_touches_only_that_title(user, big_board)
     page = user("Ada")
     wait_rev(page, big_board.rev)
     assert page.locator("[data-kind=timer]").count() >= 40, "the first screen shows its timers"
+    # At rest: the rows built after the first frame have rendered (board/nearby.js, fresh rows).
+    page.wait_for_function("() => !document.querySelector('[data-fresh]')")
     for section_id, timer_id in (("s0", "s0t5"), ("s25", "s0t39")):
         watch_dom(page)
         big_board.edit([{"op": "updateSection", "id": section_id, "title": f"Renamed {section_id}"},

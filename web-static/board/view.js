@@ -44,9 +44,10 @@ export const ROW_HEIGHT = 52;
 export class BoardView {
   /**
    * @param {HTMLElement} container #sections
-   * @param {{IntersectionObserver?: typeof IntersectionObserver | null, schedule?: (f: () => void) => void, screenHeight?: number}} [env]
+   * @param {{IntersectionObserver?: typeof IntersectionObserver | null, schedule?: (f: () => void) => void, idle?: (f: () => void) => void, screenHeight?: number}} [env]
    *   for tests: IntersectionObserver null builds everything at once; schedule runs the next build
-   *   slice; screenHeight (px, else the screen's) sets how many rows the first render builds
+   *   slice, idle a task for when the page is idle (nearby.js); screenHeight (px, else the
+   *   screen's) sets how many rows the first render builds
    */
   constructor(container, env = {}) {
     this.container = container;
@@ -58,8 +59,9 @@ export class BoardView {
     /** A big board's rows near the screen; null: everything is built at once. */
     this.nearby = Observer === null ? null : new NearbyRows({
       IntersectionObserver: Observer,
-      schedule: env.schedule ?? ((f) => void setTimeout(f, 0)),
-      fill: (id) => this.#fill(id),
+      schedule: env.schedule,
+      idle: env.idle,
+      fill: (id, max) => this.#fill(id, max),
       drop: (element) => this.#drop(element),
       onBuilt: (ids) => this.onBuilt(ids),
     });
@@ -160,24 +162,30 @@ export class BoardView {
   }
 
   /**
-   * A lazy section came near the screen: builds the timers it does not show yet, from the board
-   * last rendered, each in its place among those it shows.
-   * @param {string} id @returns {string[]} the ids built (the section's and its new timers')
+   * A lazy section came near the screen: builds up to `max` of the timers it does not show yet
+   * (the first ones in display order), from the board last rendered, each in its place among those
+   * it shows. Rows built ahead of the screen render when they come near it (nearby.js, fresh).
+   * @param {string} id @param {number} max
+   * @returns {{ids: string[], left: number}} the ids built (the section's first), and how many rows it still lacks
    */
-  #fill(id) {
+  #fill(id, max) {
     const element = this.elements.get(id);
-    if (!element || !this.board) return [];
+    if (!element || !this.board) return { ids: [], left: 0 };
     const timers = orderedTimers(this.board, id);
-    const added = timers.filter((t) => !this.timers.has(t.id));
+    const missing = timers.filter((t) => !this.timers.has(t.id));
+    const added = new Set(missing.slice(0, max).map((t) => t.id));
     this.patching = true;
     try {
-      for (const timer of added) this.#createTimer(timer);
-      this.#place(timerListOf(element), timers, new Set(added.map((t) => t.id)));
+      const rows = timers.filter((t) => added.has(t.id)).map((timer) => this.#createTimer(timer));
+      this.nearby?.fresh(rows);
+      this.#place(timerListOf(element), timers.filter((t) => this.timers.has(t.id)), added);
     } finally {
       this.patching = false;
     }
-    this.nearby?.built(element);
-    return [id, ...added.map((t) => t.id)];
+    const left = missing.length - added.size;
+    if (left > 0) this.nearby?.lacks(element, left);
+    else this.nearby?.built(element);
+    return { ids: [id, ...added], left };
   }
 
   /**
@@ -196,6 +204,8 @@ export class BoardView {
       this.patching = false;
     }
     for (const timerId of ids) {
+      const row = this.elements.get(timerId);
+      if (row) this.nearby?.forgetRow(row);
       this.timers.delete(timerId);
       this.elements.delete(timerId);
     }
@@ -331,6 +341,8 @@ export class BoardView {
   #removeSection(id) {
     // Timers still shown in it (a cascade the changeset did not list) go with it.
     for (const timerId of this.timersOf.get(id) ?? []) {
+      const row = this.elements.get(timerId);
+      if (row) this.nearby?.forgetRow(row);
       this.timers.delete(timerId);
       this.elements.delete(timerId);
     }
@@ -348,6 +360,7 @@ export class BoardView {
     if (active?.tagName === "INPUT" && /** @type {HTMLElement} */ (active).dataset.field && element.contains(active) && isDirty(/** @type {FieldInput} */ (active))) {
       this.onLostEdit(/** @type {string} */ (element.dataset.kind));
     }
+    if (element.dataset.kind === "timer") this.nearby?.forgetRow(element);
     element.remove();
     this.elements.delete(id);
     this.deferredCollapse.delete(id);

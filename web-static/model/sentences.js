@@ -4,7 +4,7 @@
 // page keeps one voice and a translation has one file to follow. Pure: strings, and functions that
 // put values into them.
 
-import { OP, ENDED, ERROR_CODE, KIND } from "../wire/constants.js";
+import { DETAIL, ENDED, ERROR_CODE, KIND, OP } from "../wire/constants.js";
 import { ApiError } from "../wire/api.js";
 
 /** @typedef {import("../wire/protocol.js").Op} Op */
@@ -214,8 +214,8 @@ export function connectionDetailText({ reason, message }) {
     case ENDED.wrongLink: return "This link does not open a board.";
     case ENDED.replaced: return "This link was replaced by the board's owner.";
     case ENDED.deleted: return "This board was deleted.";
-    case "outdated": return "This page is out of date. Reload it to continue.";
-    case "join-failed": return `the server could not open the board (${message ?? ""})`;
+    case DETAIL.outdated: return "This page is out of date. Reload it to continue.";
+    case DETAIL.joinFailed: return `the server could not open the board (${message ?? ""})`;
     default: return reason;
   }
 }

@@ -140,6 +140,9 @@ export const ENDED = Object.freeze({
   deleted: "deleted",
 });
 
+/** Why the connection says more than its state (besides ENDED): the page speaks an older protocol; a join the server could not answer yet. */
+export const DETAIL = Object.freeze({ outdated: "outdated", joinFailed: "join-failed" });
+
 /** Limits assumed until the server's `welcome` says otherwise (the protocol's defaults). */
 export const DEFAULT_LIMITS = Object.freeze({
   maxMessageBytes: 65536,

@@ -16,7 +16,7 @@
 // with 4403 (the link was replaced) or 4410 (the board was deleted). The handler is told why.
 
 import { ServerClock, localNow } from "../clock.js";
-import { CLOSE_CODE, CONNECTION, ENDED, ERROR_CODE, MSG, ROLE } from "../constants.js";
+import { CLOSE_CODE, CONNECTION, DETAIL, ENDED, ERROR_CODE, MSG, ROLE } from "../constants.js";
 import { helloMessage } from "../protocol.js";
 import { ProtocolError, parseServerMessage } from "../server_messages.js";
 import { Heartbeat } from "./heartbeat.js";
@@ -53,8 +53,8 @@ import { Socket } from "./socket.js";
  */
 /**
  * What the connection is doing, and why when it says more than its state: a final stop (one of
- * ENDED, or "outdated": the page speaks an older protocol), or a join the server could not answer
- * ("join-failed", with the server's message). The page puts it in words (model/sentences.js).
+ * ENDED, or DETAIL.outdated: the page speaks an older protocol), or a join the server could not
+ * answer (DETAIL.joinFailed, with the server's message). The page puts it in words (model/sentences.js).
  * @typedef {{reason: string, message?: string}} StatusDetail
  * @typedef {{state: string, attempt: number, detail?: StatusDetail}} ConnectionStatus
  */
@@ -63,11 +63,6 @@ import { Socket } from "./socket.js";
  * @typedef {{WebSocket: typeof WebSocket, setTimeout: (f: () => void, ms: number) => any,
  *   clearTimeout: (handle: any) => void, random: () => number, now: () => number}} Environment
  */
-
-/** Why a connection stopped when the page was not told to end (the page is older than the server). */
-export const OUTDATED = "outdated";
-/** A join answered with an error that is not final: it is asked again after a backoff. */
-export const JOIN_FAILED = "join-failed";
 
 export class Connection {
   /**
@@ -97,7 +92,7 @@ export class Connection {
     this.state = CONNECTION.connecting;
     /** The server's clock, estimated from our pings (for running timers); pings carry its local time. */
     this.clock = clock ?? new ServerClock({ now: env.now ?? localNow });
-    /** Why we stopped for good (one of ENDED, or OUTDATED), or null. */
+    /** Why we stopped for good (one of ENDED, or DETAIL.outdated), or null. */
     this.fatal = /** @type {string | null} */ (null);
     this.socket = new Socket({
       env: this.env, url, onOpen: () => this.socket.send(helloMessage(this.clientId, this.name || undefined)),
@@ -242,9 +237,9 @@ export class Connection {
 
   /**
    * Stops for good: no socket, no reconnect.
-   * @param {string} reason one of ENDED, or OUTDATED @param {boolean} [tell] whether the handler hears it as the board's end
+   * @param {string} reason one of ENDED, or DETAIL.outdated @param {boolean} [tell] whether the handler hears it as the board's end
    */
-  #stopFor(reason, tell = reason !== OUTDATED) {
+  #stopFor(reason, tell = reason !== DETAIL.outdated) {
     this.fatal = reason;
     this.#dropSocket();
     // The handler first learns why, so what it shows for the state can say so.
@@ -266,7 +261,7 @@ export class Connection {
   /** @param {Extract<ServerMessage, {type: "error"}>} message an error answering our join, not final */
   #joinFailed(message) {
     const delay = this.socket.nextDelay();
-    this.#setState(CONNECTION.joining, { reason: JOIN_FAILED, message: message.message || message.code });
+    this.#setState(CONNECTION.joining, { reason: DETAIL.joinFailed, message: message.message || message.code });
     this.handshake.retryAfter(delay, () => this.#join(this.handler.since()));
   }
 
@@ -373,7 +368,7 @@ export class Connection {
         // A wrong secret gets the answer an unknown board gets: either way this link opens nothing.
         return this.#stopFor(ENDED.wrongLink);
       case ERROR_CODE.versionMismatch:
-        return this.#stopFor(OUTDATED);
+        return this.#stopFor(DETAIL.outdated);
       case ERROR_CODE.helloRequired:
       case ERROR_CODE.notJoined:
         // The server lost track of our session: start a fresh one.

@@ -10,7 +10,8 @@ import {
   RATE_LIMIT_DEFAULT_RETRY_MS, RATE_LIMIT_JITTER, RATE_LIMIT_WARN_MS,
 } from "../../web-static/wire/constants.js";
 import * as protocol from "../../web-static/wire/protocol.js";
-import { backoffDelay, retryDelay } from "../../web-static/wire/connection/backoff.js";
+import { retryDelay } from "../../web-static/wire/connection/pacing.js";
+import { backoffDelay } from "../../web-static/wire/connection/socket.js";
 import { Connection } from "../../web-static/wire/connection/connection.js";
 import { Store } from "../../web-static/model/store.js";
 

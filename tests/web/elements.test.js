@@ -1,13 +1,13 @@
 // @ts-check
 // The board's elements on a fake DOM (fake_dom.js): a section (board/section_element.js), a timer's
-// row (board/timer_row.js), its fields (board/field.js), placing one (dom/place.js) and an editing
+// row (board/timer_row.js), its fields (board/field.js), placing one (dom/kit.js) and an editing
 // mark (board/presence.js). Each touch is small, text goes in as text, and the field the user is
 // typing in keeps their text, focus and caret.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { placeElement } from "../../web-static/dom/place.js";
+import { placeElement } from "../../web-static/dom/kit.js";
 import { acceptField, fieldOf, isDirty, revertField, setFieldValue } from "../../web-static/board/field.js";
 import { PresenceView } from "../../web-static/board/presence.js";
 import { createSectionElement } from "../../web-static/board/section_element.js";

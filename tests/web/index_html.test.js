@@ -1,8 +1,8 @@
 // @ts-check
-// index.html asks for what the first load needs in the order it needs it: every module the page
-// imports at once (modulepreload; a module it forgets is fetched only once its importer has arrived
-// and been parsed), and early_paint.js before them all. And the client's folder holds what the
-// browser loads, nothing else: the server serves every file in it.
+// index.html asks for what a board's first load needs in the order it needs it: every module the
+// board's page imports at once (modulepreload; a module it forgets is fetched only once its importer
+// has arrived and been parsed), and early_paint.js before them all. And the client's folder holds
+// what the browser loads, at once or on demand, nothing else: the server serves every file in it.
 
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -11,22 +11,39 @@ import { test } from "node:test";
 const root = new URL("../../web-static/", import.meta.url);
 const html = readFileSync(new URL("index.html", root), "utf8");
 
-/** Every module main.js imports, directly or not, as paths from the web root ("wire/protocol.js"). */
-function importedModules() {
+/**
+ * The modules `entry` imports, directly or not, as paths from the web root ("wire/protocol.js"), and
+ * the modules they load on demand (`import("...")`) with what those import.
+ * @param {string} entry
+ */
+function moduleGraph(entry) {
   /** @type {Set<string>} */
   const imported = new Set();
-  const visit = (/** @type {string} */ path) => {
+  /** @type {Set<string>} */
+  const onDemand = new Set();
+  const visit = (/** @type {string} */ path, /** @type {Set<string>} */ into) => {
     const url = new URL(path, root);
     const source = readFileSync(url, "utf8");
+    const name = (/** @type {string} */ specifier) => new URL(specifier, url).href.slice(root.href.length);
     for (const [, specifier] of source.matchAll(/^(?:import|export)[^;]*?from "(\.{1,2}\/[\w./]+)"/gm)) {
-      const name = new URL(specifier, url).href.slice(root.href.length);
-      if (imported.has(name)) continue;
-      imported.add(name);
-      visit(name);
+      if (into.has(name(specifier)) || imported.has(name(specifier))) continue;
+      into.add(name(specifier));
+      visit(name(specifier), into);
+    }
+    for (const [, specifier] of source.matchAll(/import\("(\.{1,2}\/[\w./]+)"\)/g)) {
+      if (onDemand.has(name(specifier)) || imported.has(name(specifier))) continue;
+      onDemand.add(name(specifier));
+      visit(name(specifier), onDemand);
     }
   };
-  visit("main.js");
-  return imported;
+  visit(entry, imported);
+  return { imported, onDemand };
+}
+
+/** What a board's page loads at once: main.js's imports and the board page's. */
+function boardPageModules() {
+  const main = moduleGraph("main.js").imported;
+  return new Set([...main, "pages/board.js", ...moduleGraph("pages/board.js").imported]);
 }
 
 /** @param {URL} folder @param {string} prefix @returns {string[]} every file under the folder, as paths from the web root */
@@ -36,16 +53,17 @@ function filesUnder(folder, prefix = "") {
     : [`${prefix}${entry.name}`]);
 }
 
-test("index.html preloads every module main.js imports, directly or not", () => {
+test("index.html preloads every module a board's page imports at once, and nothing else", () => {
   const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="\/([\w./]+)">/g)].map((m) => m[1]));
-  const imported = importedModules();
-  assert.ok(imported.size > 10, "the import scan found the modules");
+  const imported = boardPageModules();
+  assert.ok(imported.size > 30, "the import scan found the modules");
   assert.deepEqual([...imported].filter((name) => !preloaded.has(name)).sort(), []);
-  assert.deepEqual([...preloaded].filter((name) => !imported.has(name)).sort(), [], "nothing preloaded that is never imported");
+  assert.deepEqual([...preloaded].filter((name) => !imported.has(name)).sort(), [], "nothing preloaded that the board page does not import at once");
 });
 
 test("the client's folder holds only what the browser loads (the server serves all of it)", () => {
-  const loaded = new Set(["index.html", "main.js", ...importedModules()]);
+  const { imported, onDemand } = moduleGraph("main.js");
+  const loaded = new Set(["index.html", "main.js", ...imported, ...onDemand]);
   for (const [, path] of html.matchAll(/(?:href|src)="\/([\w./-]+)"/g)) loaded.add(path);
   assert.deepEqual(filesUnder(root).filter((path) => !loaded.has(path)).sort(), [],
     "tests, package.json and unused modules live outside web-static/");

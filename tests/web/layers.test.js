@@ -26,10 +26,11 @@ function modules(folder, prefix = "") {
     : entry.name.endsWith(".js") && entry.name !== "early_paint.js" ? [`${prefix}${entry.name}`] : []);
 }
 
-/** @param {string} path @returns {string[]} the modules it imports, as paths from the web root */
+/** @param {string} path @returns {string[]} the modules it imports, at once or on demand, as paths from the web root */
 function importsOf(path) {
   const url = new URL(path, root);
-  return [...readFileSync(url, "utf8").matchAll(/^(?:import|export)[^;]*?from "(\.{1,2}\/[\w./]+)"/gm)]
+  const source = readFileSync(url, "utf8");
+  return [...source.matchAll(/^(?:import|export)[^;]*?from "(\.{1,2}\/[\w./]+)"/gm), ...source.matchAll(/import\("(\.{1,2}\/[\w./]+)"\)/g)]
     .map(([, specifier]) => new URL(specifier, url).href.slice(root.href.length));
 }
 

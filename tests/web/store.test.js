@@ -9,8 +9,7 @@ import { describe, test } from "node:test";
 
 import * as protocol from "../../web-static/wire/protocol.js";
 import { parseServerMessage } from "../../web-static/wire/server_messages.js";
-import { Board, orderedSections, orderedTimers, timersBySection } from "../../web-static/model/board.js";
-import { StoreError, applyChanges } from "../../web-static/model/changes.js";
+import { Board, StoreError, applyChanges, orderedSections, orderedTimers, timersBySection } from "../../web-static/model/board.js";
 import { Store } from "../../web-static/model/store.js";
 
 const FIXTURES = new URL("../../Tests/Fixtures/protocol/", import.meta.url);

@@ -7,8 +7,7 @@
 // Stable selectors: input[data-field] (a field; data-base holds the latest value, data-shown the
 // value last written), input.remote-changed (someone else changed it while you were typing).
 
-import { h } from "../dom/kit.js";
-import { restoreSelection, saveSelection } from "../dom/place.js";
+import { h, restoreSelection, saveSelection } from "../dom/kit.js";
 import { editField } from "../model/intents.js";
 import { REMOTE_CHANGED } from "../model/sentences.js";
 

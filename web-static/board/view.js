@@ -14,7 +14,7 @@ import { DEFAULT_LIMITS } from "../wire/constants.js";
 import { orderedSections, orderedTimers, timersBySection } from "../model/board.js";
 import { formatField } from "../model/fields.js";
 import { compareByOrder } from "../model/order.js";
-import { placeElement } from "../dom/place.js";
+import { placeElement } from "../dom/kit.js";
 import { fieldOf, isDirty, setFieldValue } from "./field.js";
 import { NearbyRows } from "./nearby.js";
 import { bodyOf, createSectionElement, setExpanded, timerListOf } from "./section_element.js";

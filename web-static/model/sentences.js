@@ -5,7 +5,6 @@
 // put values into them.
 
 import { DETAIL, ENDED, ERROR_CODE, KIND, OP } from "../wire/constants.js";
-import { ApiError } from "../wire/api.js";
 
 /** @typedef {import("../wire/protocol.js").Op} Op */
 
@@ -284,14 +283,15 @@ export const OWNER_WORDS = Object.freeze({
 });
 
 /**
- * An owner call that failed, in words for a toast or a dialog.
+ * An owner call that failed, in words for a toast or a dialog. An answer that was no success
+ * carries its HTTP status and the server's code (wire/api.js, ApiError); anything else means the
+ * server could not be reached.
  * @param {unknown} error
  */
 export function apiErrorText(error) {
-  if (error instanceof ApiError) {
-    if (error.code === "forbidden" || error.status === 403) return "only the board's owner can do that";
-    if (error.code === "board_not_found" || error.status === 404) return "this link no longer opens the board";
-    return error.message;
-  }
-  return "the server could not be reached";
+  const answer = /** @type {{status?: unknown, code?: unknown, message?: unknown}} */ (error ?? {});
+  if (typeof answer.status !== "number") return "the server could not be reached";
+  if (answer.code === "forbidden" || answer.status === 403) return "only the board's owner can do that";
+  if (answer.code === "board_not_found" || answer.status === 404) return "this link no longer opens the board";
+  return String(answer.message);
 }

@@ -7,10 +7,8 @@
 // simply disappears, and a change costs what it touches (and the pending edits), not the board.
 
 import { CHANGE } from "../wire/constants.js";
-import { Board } from "./board.js";
-import { StoreError, applyChanges } from "./changes.js";
-import { applyOp } from "./local_ops.js";
-import { Overlay } from "./overlay.js";
+import { Board, StoreError, applyChanges } from "./board.js";
+import { Overlay, applyOp } from "./overlay.js";
 
 /** @typedef {import("../wire/protocol.js").Section} Section */
 /** @typedef {import("../wire/protocol.js").Timer} Timer */

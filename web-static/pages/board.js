@@ -22,26 +22,33 @@ import * as intents from "../model/intents.js";
 import * as actions from "../board/actions.js";
 import { renderNotify } from "../board/alerts.js";
 import { commitField, fieldInput, revertField } from "../board/field.js";
-import { OwnerPanel } from "../board/owner_panel.js";
 import { BoardSession } from "../board/session.js";
-import { ShareDialog, copyField } from "../board/share_dialog.js";
-import { showEnded } from "./ended.js";
 
-/** @typedef {import("../wire/api.js").BoardApi} BoardApi */
 /** @typedef {import("../board/status.js").StatusView} StatusView */
+/** @typedef {import("../board/share_dialog.js").ShareDialog} ShareDialog */
+/** @typedef {import("../board/owner_panel.js").OwnerPanel} OwnerPanel */
+/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null}} Dialogs  made when first opened */
+
+/**
+ * The page a board ends on, loaded when a board ends (the first load does without it).
+ * @param {Document} doc @param {string} reason one of ENDED
+ */
+async function showEnded(doc, reason) {
+  (await import("./ended.js")).showEnded(doc, reason);
+}
 
 /**
  * Opens board `id` with the key in the page's fragment (none: the "incomplete link" page).
- * @param {Document} doc @param {string} id @param {{api: BoardApi, status: StatusView}} options
+ * @param {Document} doc @param {string} id @param {{status: StatusView}} options
  * @returns {import("../dom/delegate.js").Handlers}
  */
-export function openBoardPage(doc, id, { api, status }) {
+export function openBoardPage(doc, id, { status }) {
   const win = /** @type {Window} */ (doc.defaultView);
   const { location } = win;
   const byId = (/** @type {string} */ name) => /** @type {HTMLElement} */ (doc.getElementById(name));
   const key = parseFragment(location.hash);
   if (!key) {
-    showEnded(doc, ENDED.noSecret);
+    void showEnded(doc, ENDED.noSecret);
     return {};
   }
   const page = byId("board-page");
@@ -56,14 +63,8 @@ export function openBoardPage(doc, id, { api, status }) {
       sections: byId("sections"), presence: byId("presence"), alerts: byId("timer-alerts"), title: byId("board-title"),
       myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")), sync: byId("sync-status"),
     },
-    page: { role: (role) => renderRole(page, role), ended: (reason) => showEnded(doc, reason) },
+    page: { role: (role) => renderRole(page, role), ended: (reason) => void showEnded(doc, reason) },
   });
-  const dialogs = {
-    share: new ShareDialog({ dialog: /** @type {HTMLDialogElement} */ (byId("share-dialog")), session, api, origin: location.origin }),
-    owner: new OwnerPanel({
-      dialog: /** @type {HTMLDialogElement} */ (byId("owner-dialog")), session, api, origin: location.origin, onDeleted: () => session.end(ENDED.deleted),
-    }),
-  };
   /** @type {HTMLInputElement} */ (byId("sound-toggle")).checked = session.alerts.sound;
   // What the browser already allows; nothing is asked until the button is pressed.
   renderNotify(byId("notify-toggle"), session.alerts.notifyState());
@@ -85,7 +86,7 @@ export function openBoardPage(doc, id, { api, status }) {
     if (store.pending.length > 0 && !session.ended) event.preventDefault();
   });
   session.start();
-  return handlers(session, dialogs, byId);
+  return handlers(session, byId);
 }
 
 /**
@@ -102,21 +103,50 @@ export function renderRole(page, role) {
 }
 
 /**
+ * The Share dialog and the owner's settings, made (and their modules loaded) the first time one
+ * opens: most visits open neither.
+ * @param {BoardSession} session @param {(id: string) => HTMLElement} byId
+ */
+function dialogs(session, byId) {
+  /** @type {Dialogs} */
+  const made = { share: null, owner: null };
+  const origin = location.origin;
+  return {
+    made,
+    async share() {
+      const [{ ShareDialog }, { BoardApi }] = await Promise.all([import("../board/share_dialog.js"), import("../wire/api.js")]);
+      made.share ??= new ShareDialog({ dialog: /** @type {HTMLDialogElement} */ (byId("share-dialog")), session, api: new BoardApi(), origin });
+      return made.share;
+    },
+    async owner() {
+      const [{ OwnerPanel }, { BoardApi }] = await Promise.all([import("../board/owner_panel.js"), import("../wire/api.js")]);
+      made.owner ??= new OwnerPanel({
+        dialog: /** @type {HTMLDialogElement} */ (byId("owner-dialog")), session, api: new BoardApi(), origin, onDeleted: () => session.end(ENDED.deleted),
+      });
+      return made.owner;
+    },
+  };
+}
+
+/**
  * What each element of the board page means.
- * @param {BoardSession} board @param {{share: ShareDialog, owner: OwnerPanel}} dialogs @param {(id: string) => HTMLElement} byId
+ * @param {BoardSession} board @param {(id: string) => HTMLElement} byId
  * @returns {import("../dom/delegate.js").Handlers}
  */
-function handlers(board, dialogs, byId) {
+function handlers(board, byId) {
+  const open = dialogs(board, byId);
+  // The buttons inside a dialog: it is made by then.
+  const { made } = open;
   const edit = (/** @type {(b: import("../model/board.js").BoardReader) => import("../wire/protocol.js").Op[]} */ intent) => board.edit(intent(board.displayed));
   const onButton = buttonActions({
-    "share-open": () => dialogs.share.open(),
-    "owner-open": () => dialogs.owner.open(),
+    "share-open": () => void open.share().then((dialog) => dialog.open()),
+    "owner-open": () => void open.owner().then((dialog) => dialog.open()),
     "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),
-    "copy-field": (_id, button) => copyField(/** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")),
-      /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status"))),
-    "replace-link": (_id, button) => dialogs.owner.askReplace(button.dataset.role === ROLE.view ? ROLE.view : ROLE.edit),
-    "replace-confirm": () => dialogs.owner.confirmReplace(),
-    "replace-cancel": () => dialogs.owner.cancelReplace(),
+    "copy-field": (_id, button) => void import("../board/share_dialog.js").then(({ copyField }) => copyField(
+      /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status")))),
+    "replace-link": (_id, button) => made.owner?.askReplace(button.dataset.role === ROLE.view ? ROLE.view : ROLE.edit),
+    "replace-confirm": () => made.owner?.confirmReplace(),
+    "replace-cancel": () => made.owner?.cancelReplace(),
     "section-toggle": (id) => edit((b) => intents.toggleSection(b, id)),
     "section-move-up": (id) => edit((b) => intents.moveSection(b, id, -1)),
     "section-move-down": (id) => edit((b) => intents.moveSection(b, id, 1)),
@@ -150,8 +180,8 @@ function handlers(board, dialogs, byId) {
     },
     submit: formActions({
       "name-form": (form) => actions.setName(board, /** @type {HTMLInputElement} */ (form.elements.namedItem("name"))),
-      "rename-board": () => dialogs.owner.rename(),
-      "delete-board": () => dialogs.owner.deleteBoard(),
+      "rename-board": () => made.owner?.rename(),
+      "delete-board": () => made.owner?.deleteBoard(),
       "add-section": (form) => actions.addSection(board, form),
       "add-timer": (form) => actions.addTimer(board, form),
     }),

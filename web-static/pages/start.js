@@ -4,21 +4,21 @@
 //
 // Stable selectors: form.new-board, #recent-boards > li[data-kind=board][data-id=ID] (.board-forget).
 
+import { BoardApi } from "../wire/api.js";
 import { armButton, h } from "../dom/kit.js";
 import { buttonActions, formActions } from "../dom/delegate.js";
 import { loadBoards, updateBoards, withLinks, withoutBoard } from "../model/board_list.js";
 import { ROLE_WORDS, START_WORDS, UNTITLED_BOARD } from "../model/sentences.js";
 
-/** @typedef {import("../wire/api.js").BoardApi} BoardApi */
 /** @typedef {import("../board/status.js").StatusView} StatusView */
 /** @typedef {import("../model/board_list.js").BoardEntry} BoardEntry */
 
 /**
  * Opens the start page, and says what its elements mean.
- * @param {Document} doc @param {{api: BoardApi, status: StatusView, navigate: (url: string) => void}} options
+ * @param {Document} doc @param {{status: StatusView, navigate: (url: string) => void, api?: BoardApi}} options
  * @returns {import("../dom/delegate.js").Handlers}
  */
-export function openStartPage(doc, { api, status, navigate }) {
+export function openStartPage(doc, { status, navigate, api = new BoardApi() }) {
   const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (doc.getElementById(id));
   // early_paint.js may have shown the board page's frame for a path that is no board's.
   byId("board-page").hidden = true;

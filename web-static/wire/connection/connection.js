@@ -4,7 +4,7 @@
 // session, over the store) applies what arrives and says what to resend. This file owns the socket
 // and the connection's state (connecting, live, joining, reconnecting, offline: the page shows it),
 // and hands each job to its part:
-//   socket.js      one WebSocket at a time, and reconnecting with a jittered exponential backoff
+//   socket.js      one WebSocket at a time, and reconnecting after a jittered exponential backoff
 //   join.js        the join handshake, its timeout and its retries on the same socket
 //   resend.js      which edits this socket has sent; every unacknowledged one goes out on a new one
 //   pacing.js      edits after a rate limit: wait, then one at a time

@@ -9,9 +9,18 @@
 // before the limited one: the protocol gives a client no way to prevent that.) The page hears of
 // limits only once edits have been held back for RATE_LIMIT_WARN_MS.
 
-import { RATE_LIMIT_WARN_MS } from "../constants.js";
-import { retryDelay } from "./backoff.js";
+import { RATE_LIMIT_DEFAULT_RETRY_MS, RATE_LIMIT_JITTER, RATE_LIMIT_WARN_MS } from "../constants.js";
 import { Timers } from "./timers.js";
+
+/**
+ * The wait before sending a rate_limited edit again: what the server asked, jittered up, so the
+ * edit is never early and pages limited together do not all come back at once.
+ * @param {number | undefined} retryAfterMs @param {number} random
+ */
+export function retryDelay(retryAfterMs, random) {
+  const asked = retryAfterMs !== undefined && retryAfterMs >= 0 ? retryAfterMs : RATE_LIMIT_DEFAULT_RETRY_MS;
+  return Math.ceil(asked * (1 + RATE_LIMIT_JITTER * random));
+}
 
 export class EditPacing {
   /**

@@ -3,8 +3,15 @@
 // nobody), and after a loss open the next one after a jittered exponential backoff, counting the
 // attempts since the connection was last live.
 
-import { backoffDelay } from "./backoff.js";
+import { BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS } from "../constants.js";
 import { Timers } from "./timers.js";
+
+/** The delay before reconnect attempt `attempt` (1, 2, …): exponential, capped, jittered down. */
+export function backoffDelay(/** @type {number} */ attempt, /** @type {number} */ random) {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
+  // Random spread, so the clients of a restarted server do not all come back at the same instant.
+  return Math.round(ceiling * (1 - BACKOFF_JITTER * random));
+}
 
 export class Socket {
   /**

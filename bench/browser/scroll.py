@@ -27,26 +27,11 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import CHROMIUM, ROOT, SHAPES, Board, Server, idle  # noqa: E402  (the load benchmark's server and boards)
+from bench import CHROMIUM, ROOT, SCROLL, SHAPES, Board, Server, idle  # noqa: E402  (the load benchmark's server, boards and scroll)
 
 # What the DevTools performance panel records: tasks, script, style, layout, paint, and V8 samples.
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "disabled-by-default-devtools.timeline.frame",
                     "v8.execute", "toplevel", "blink.user_timing", "disabled-by-default-v8.cpu_profiler"]
-
-SCROLL = """async (screens) => {
-    const before = __bench.longtasks.length, start = performance.now();
-    let frames = 0, worst = 0;
-    for (let y = 0; y + innerHeight < document.documentElement.scrollHeight && frames < screens; y += innerHeight) {
-        const t = performance.now();
-        scrollTo(0, y + innerHeight);
-        await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
-        worst = Math.max(worst, performance.now() - t);
-        frames += 1;
-    }
-    const tasks = __bench.longtasks.slice(before).map(t => Math.round(t.duration));
-    return {screens: frames, ms: performance.now() - start, worst, tasks,
-            elements: document.getElementsByTagName('*').length};
-}"""
 
 
 def scroll_once(browser, board: Board, screens: int, trace: Path | None, throttle: float):

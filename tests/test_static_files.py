@@ -204,3 +204,14 @@ def test_a_file_over_the_size_limit_is_not_served(server_factory, web_root):
     assert status == 404 and b"xxxx" not in body
     assert_security_headers(headers, "big.txt")
 
+
+
+def test_the_client_folder_serves_only_what_the_browser_loads(server):
+    """The web root is what a browser loads and nothing more: the client's unit tests and the
+    file that tells Node how to read them live outside it (tests/web/), so neither is served."""
+    for path in ["/package.json", "/test/store.test.js", "/test/fake_dom.js"]:
+        status, headers, body = fetch(server, path)
+        assert status == 404, (path, status, body[:80])
+        assert_security_headers(headers, path)
+    status, _, _ = fetch(server, "/main.js")
+    assert status == 200

@@ -71,6 +71,24 @@ PAGE_PROBE = """(() => {
 })();"""
 
 
+# Scrolls down the board a screen per frame (scrollTo, then the next frame and a task), at most
+# `limit` screens: the screens and the time they took, the slowest screen, the long tasks meanwhile
+# (their durations, rounded) and the elements the page holds after. scroll.py uses it too.
+SCROLL = """async (limit) => {
+    const before = __bench.longtasks.length, start = performance.now();
+    let frames = 0, worst = 0;
+    for (let y = 0; y + innerHeight < document.documentElement.scrollHeight && frames < limit; y += innerHeight) {
+        const t = performance.now();
+        scrollTo(0, y + innerHeight);
+        await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+        worst = Math.max(worst, performance.now() - t);
+        frames += 1;
+    }
+    const tasks = __bench.longtasks.slice(before).map(t => Math.round(t.duration));
+    return {screens: frames, ms: performance.now() - start, worst, tasks, elements: document.getElementsByTagName('*').length};
+}"""
+
+
 class Server:
     def __init__(self, web_root: Path):
         self.data = tempfile.TemporaryDirectory(prefix="tb-browser-bench-")
@@ -231,20 +249,8 @@ def measure(browser, board: Board, renames: int, scroll_screens: int):
         samples[where].append({"paint": painted["painted"] - sent, **{k: after[k] - before[k] for k in METRICS}})
     longest = page.evaluate("() => Math.max(0, ...__bench.longtasks.filter(t => t.start > __bench.frame).map(t => t.duration))")
     # Scrolling through the whole board, a screen at a time, a frame each: still usable?
-    scroll = page.evaluate("""async (limit) => {
-        const before = __bench.longtasks.length, start = performance.now();
-        let frames = 0, worst = 0;
-        for (let y = 0; y + innerHeight < document.documentElement.scrollHeight && frames < limit; y += innerHeight) {
-            const t = performance.now();
-            scrollTo(0, y + innerHeight);
-            await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
-            worst = Math.max(worst, performance.now() - t);
-            frames += 1;
-        }
-        const tasks = __bench.longtasks.slice(before).map(t => t.duration);
-        return {screens: frames, ms: performance.now() - start, worst, longtasks: tasks.length, longest: Math.max(0, ...tasks),
-                elements: document.getElementsByTagName('*').length};
-    }""", scroll_screens)
+    scroll = page.evaluate(SCROLL, scroll_screens)
+    scroll.update(longtasks=len(scroll["tasks"]), longest=max(scroll["tasks"], default=0))
     # What the renderer holds once scrolled: Chromium's own counts (JS heap, DOM nodes, listeners).
     held = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     scroll.update(heap_mb=held.get("JSHeapUsedSize", 0) / 1e6, nodes=held.get("Nodes", 0))

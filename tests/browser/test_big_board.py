@@ -51,6 +51,8 @@ def test_a_remote_rename_on_a_big_board_touches_only_that_title(user, big_board)
     page = user("Ada")
     wait_rev(page, big_board.rev)
     assert page.locator("[data-kind=timer]").count() >= 40, "the first screen shows its timers"
+    # At rest: the rows built after the first frame have rendered (board/nearby.js, fresh rows).
+    page.wait_for_function("() => !document.querySelector('[data-fresh]')")
     for section_id, timer_id in (("s0", "s0t5"), ("s25", "s0t39")):
         watch_dom(page)
         big_board.edit([{"op": "updateSection", "id": section_id, "title": f"Renamed {section_id}"},
@@ -120,7 +122,7 @@ def test_the_first_render_builds_a_screenful_and_the_rest_of_the_section_follows
     page = context.new_page()
     page.goto(server.http + board_path(board, "edit"))
     page.wait_for_function("() => window.__firstRender !== undefined")
-    # The rows one screen can show (board_view.js: ROW_HEIGHT), not the whole first section.
+    # The rows one screen can show (board/view.js: ROW_HEIGHT), not the whole first section.
     screenful = page.evaluate("() => Math.ceil(screen.availHeight / 52) + 1")
     assert page.evaluate("() => window.__firstRender") == screenful < TIMERS
     # The rest come right after the first frame, in their places.

@@ -43,7 +43,7 @@ def ended(page, reason):
 
 def stopped(page):
     """The page's socket is closed and it will not make another (no reconnect is scheduled)."""
-    return page.evaluate("(() => { const s = window.timerboard.socket; return s.ws === null && s.fatal !== null && s.timers.reconnect === null })()")
+    return page.evaluate("(() => { const s = window.timerboard.socket; return s.ws === null && s.fatal !== null && !s.socket.reconnecting })()")
 
 
 def open_settings(page):
@@ -127,7 +127,7 @@ def test_view_only_board_follows_live_and_edits_nothing(user, browser, server, b
 
     # An edit tried through the page's own modules is refused by the server, and nothing changes.
     viewer.evaluate("""async () => {
-        const protocol = await import('/protocol.js');
+        const protocol = await import('/wire/protocol.js');
         window.timerboard.session.edit([protocol.addSection({ id: 'sViewerTried', title: 'Sneaky', position: 'first' })]);
     }""")
     expect(toast(viewer, "this link can only view the board")).to_be_visible()
@@ -256,6 +256,12 @@ def test_a_wrong_or_missing_secret_shows_the_wrong_link_page(user, server, board
     # None of them is remembered as a board of this browser.
     assert wrong.evaluate("localStorage.getItem('timerboard.boards')") in (None, "[]")
     assert wrong.errors == [] and bare.errors == []
+    # A path that is no board's (an id the server would refuse) is the start page, even with a key:
+    # the board page's early frame, shown while the modules load, does not stay.
+    odd = user("Eve", path=f"/b/not!an-id#edit={board.edit}")
+    expect(odd.locator("#start-page")).to_be_visible()
+    expect(odd.locator("#board-page")).to_be_hidden()
+    assert odd.evaluate("window.timerboard === undefined") and odd.errors == []
 
 
 def test_the_secret_goes_only_in_joins_and_bearer_headers(browser, server, board):

@@ -21,18 +21,18 @@ SUMMARY = re.compile(r"^2 screens within ±(\d+) ms$")
 
 def told(page):
     """The bound this page last told in presence (null before its first)."""
-    return page.evaluate("window.timerboard.socket.toldClockError")
+    return page.evaluate("window.timerboard.socket.presence.toldClockError")
 
 
 def test_the_board_shows_how_in_step_the_screens_are_and_names_the_one_that_is_not(user, user_with_script, screenshot):
     a = user("Ada")
     b = user_with_script("Bob", JUMPY_CLOCK)
     for page in (a, b):
-        page.wait_for_function("() => window.timerboard.socket.toldClockError !== null")
+        page.wait_for_function("() => window.timerboard.socket.presence.toldClockError !== null")
     # Bob's clock sync is over and what he told is his bound now (a later, tighter sample would be told again).
     b.wait_for_function("""() => {
         const s = window.timerboard.socket;
-        return s.syncPings === 0 && s.timers.presence === null && Math.abs(s.clockError() - s.toldClockError) <= 5;
+        return s.heartbeat.syncPings === 0 && !s.presence.waiting && Math.abs(s.clock.errorBound() - s.presence.toldClockError) <= 5;
     }""")
     assert told(b) >= 100, told(b)
     # Bob's bound, as his page told it, is what both pages show as the largest, and his line names him.

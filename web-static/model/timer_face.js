@@ -1,0 +1,186 @@
+// @ts-check
+// A timer's face: what its countdown shows, how it looks (warning, overtime, "Done") and its state
+// in words, from its length, its run state and the server's clock (docs/protocol.md, "Timers that
+// run"). Pure: no DOM, no clock of its own; the caller passes the server's time (wire/clock.js). The
+// countdowns view (board/countdowns.js) draws a face only when it changes, and wakes up once for all
+// running timers, at the earliest `msUntilChange`.
+
+import { RUN } from "../wire/constants.js";
+import { STATE_WORDS } from "./sentences.js";
+
+/** @typedef {import("../wire/protocol.js").Timer} Timer */
+/** @typedef {import("../wire/protocol.js").Run} Run */
+/** @typedef {Pick<Timer, "minutes" | "seconds" | "run">} TimerTimes */
+
+/** The timer's full length in ms. @param {Pick<Timer, "minutes" | "seconds">} timer */
+export function lengthMs({ minutes, seconds }) {
+  return (minutes * 60 + seconds) * 1000;
+}
+
+/**
+ * Milliseconds counted so far at server time `serverNow`: what earlier runs counted, plus the
+ * current run while it runs. A finished timer has counted its whole length.
+ * @param {TimerTimes} timer @param {number} serverNow
+ */
+export function countedMs(timer, serverNow) {
+  const { run } = timer;
+  if (run.status === RUN.finished) return lengthMs(timer);
+  if (run.status === RUN.idle) return 0;
+  const running = run.status === RUN.running && run.startedAt !== undefined ? Math.max(0, serverNow - run.startedAt) : 0;
+  return run.elapsed + running;
+}
+
+/**
+ * Milliseconds left at server time `serverNow`, never below 0:
+ * length - elapsed - (running ? now - startedAt : 0). It may be more than the length: `+1 min`
+ * makes `elapsed` negative (docs/protocol.md, adjustTimer).
+ * @param {TimerTimes} timer @param {number} serverNow
+ */
+export function remainingMs(timer, serverNow) {
+  return Math.max(0, lengthMs(timer) - countedMs(timer, serverNow));
+}
+
+/**
+ * The whole seconds a countdown shows for `ms` left: rounded up, so it shows 0:03 for the whole
+ * first second of a 3-second timer and 0:00 only once it is over.
+ * @param {number} ms
+ */
+export function shownSeconds(ms) {
+  return Math.max(0, Math.ceil(ms / 1000));
+}
+
+/**
+ * m:ss, with as many minute digits as needed (0:03, 7:30, 999:59).
+ * @param {number} totalSeconds
+ */
+export function formatClock(totalSeconds) {
+  const whole = Math.max(0, Math.floor(totalSeconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** What the countdown of `timer` reads at server time `serverNow`. @param {TimerTimes} timer @param {number} serverNow */
+export function countdownText(timer, serverNow) {
+  return formatClock(shownSeconds(remainingMs(timer, serverNow)));
+}
+
+// MARK: overtime and warnings (issue 18)
+
+/**
+ * How a timer looks beside its text: "" (plain), "warn" (amber: running or paused, `warnAt` or
+ * less left), "over" (red: at zero, or counting up past it), "done" (a finished timer of a
+ * sequence that moved on: quiet, no overtime).
+ * @typedef {"" | "warn" | "over" | "done"} Phase
+ */
+export const PHASE = Object.freeze({ plain: /** @type {Phase} */ (""), warn: /** @type {Phase} */ ("warn"), over: /** @type {Phase} */ ("over"), done: /** @type {Phase} */ ("done") });
+
+/** @typedef {TimerTimes & {warnAt?: number}} TimerFaceInput */
+
+/**
+ * When a running timer reaches zero, in server ms: startedAt + length - elapsed. A finished
+ * timer's `finishedAt` is this instant (the server writes the deadline, not when it noticed).
+ * @param {TimerTimes} timer @returns {number | null} null unless it runs
+ */
+export function deadlineOf(timer) {
+  const { run } = timer;
+  if (run.status !== RUN.running || run.startedAt === undefined) return null;
+  return run.startedAt + lengthMs(timer) - run.elapsed;
+}
+
+/**
+ * Since when the timer has been over, in server ms: a finished timer's `finishedAt`, or the
+ * deadline of a running one already past it (the server's "finished" is on its way). Null when
+ * it is not over, or when a server from before overtime sent no `finishedAt`.
+ * @param {TimerTimes} timer @param {number} serverNow
+ */
+export function overSince(timer, serverNow) {
+  const { run } = timer;
+  if (run.status === RUN.finished) return run.finishedAt ?? null;
+  const deadline = deadlineOf(timer);
+  return deadline !== null && deadline <= serverNow ? deadline : null;
+}
+
+/**
+ * Overtime as shown: "0:00" for the first second at zero, then "+0:01", "+1:30": whole seconds
+ * counted up from the deadline (rounded down, as a stopwatch counts).
+ * @param {number} ms how long it has been over (clamped at 0)
+ */
+export function formatOvertime(ms) {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return seconds === 0 ? "0:00" : `+${formatClock(seconds)}`;
+}
+
+/**
+ * What a timer's countdown reads, how it looks, and its state in words, at server time `serverNow`.
+ * @param {TimerFaceInput} timer
+ * @param {number} serverNow
+ * @param {boolean} [movedOn] a finished timer of a sequence section that a later timer of it
+ *   followed (sequence.js): it reads "Done", not overtime
+ * @returns {{text: string, phase: Phase, word: string}}
+ */
+export function timerFace(timer, serverNow, movedOn = false) {
+  const { status } = timer.run;
+  if (status === RUN.finished && movedOn) return { text: formatClock(0), phase: PHASE.done, word: STATE_WORDS.done };
+  const since = overSince(timer, serverNow);
+  if (since !== null) return { text: formatOvertime(serverNow - since), phase: PHASE.over, word: STATE_WORDS.over };
+  // Finished by a server that sent no finishedAt: at zero, as before overtime existed.
+  if (status === RUN.finished) return { text: formatClock(0), phase: PHASE.over, word: STATE_WORDS.over };
+  const left = remainingMs(timer, serverNow);
+  const text = formatClock(shownSeconds(left));
+  if (isWarning(timer, left)) return { text, phase: PHASE.warn, word: status === RUN.paused ? STATE_WORDS.paused : STATE_WORDS.warn };
+  return { text, phase: PHASE.plain, word: STATE_WORDS[status] };
+}
+
+/**
+ * Amber from the warning point to zero: a running or paused timer with `warnAt` ms or less left
+ * (and some left). At exactly `warnAt` left the text reads the warning point (1:00), so the colour
+ * turns with the text, on every screen that shares the server's clock.
+ * @param {TimerFaceInput} timer @param {number} left ms left now
+ */
+export function isWarning(timer, left) {
+  const warnAt = timer.warnAt ?? 0;
+  const { status } = timer.run;
+  return warnAt > 0 && (status === RUN.running || status === RUN.paused) && left > 0 && left <= warnAt;
+}
+
+/**
+ * Whether the timer's face changes by itself as time passes (so the view's one timeout must
+ * include it): running, or finished and counting overtime.
+ * @param {TimerTimes} timer @param {boolean} [movedOn]
+ */
+export function ticks(timer, movedOn = false) {
+  const { run } = timer;
+  return run.status === RUN.running || (run.status === RUN.finished && run.finishedAt !== undefined && !movedOn);
+}
+
+/**
+ * Milliseconds from `serverNow` until the timer's face (text or phase) changes by itself:
+ * the next whole second of the countdown or of the overtime, or the warning point, whichever is
+ * first. Infinity when it does not change by itself (idle, paused, "Done", or finished with no
+ * `finishedAt`).
+ * @param {TimerFaceInput} timer @param {number} serverNow @param {boolean} [movedOn]
+ */
+export function msUntilChange(timer, serverNow, movedOn = false) {
+  if (!ticks(timer, movedOn)) return Infinity;
+  const since = overSince(timer, serverNow);
+  if (since !== null) {
+    // Counting up: the next whole second past the deadline.
+    const over = serverNow - since;
+    return (Math.floor(over / 1000) + 1) * 1000 - over;
+  }
+  const left = remainingMs(timer, serverNow);
+  // The text shows ceil(left / 1000) seconds; it changes once `left` reaches the next lower whole
+  // second (at the last second: zero, where overtime begins).
+  const nextSecond = left - (shownSeconds(left) - 1) * 1000;
+  const warnAt = timer.warnAt ?? 0;
+  return warnAt > 0 && left > warnAt ? Math.min(nextSecond, left - warnAt) : nextSecond;
+}
+
+/**
+ * A run state that newly reads "finished", as opposed to one that was already finished (a page
+ * opened after the end): only the first deserves an alert.
+ * @param {Run | undefined} before the state shown before, undefined for a timer not shown before
+ * @param {Run} after
+ */
+export function justFinished(before, after) {
+  return before !== undefined && before.status !== RUN.finished && after.status === RUN.finished;
+}

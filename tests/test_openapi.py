@@ -74,7 +74,7 @@ def test_every_documented_path_answers_something_other_than_404_with_a_valid_sec
     status, hook = server.request("POST", f"/api/boards/{board}/webhooks", secret=board.owner,
                                   body={"url": "http://127.0.0.1:9/in", "events": ["timer.finished"]})
     assert status == 201, hook
-    values = {"id": str(board), "role": "view", "webhookId": hook["id"]}
+    values = {"id": str(board), "role": "view", "webhookId": hook["id"], "timer": "tim-any"}
     bodies = {
         ("POST", "/api/boards"): {"title": "Another"},
         ("PATCH", "/api/boards/{}"): {"title": "Renamed"},

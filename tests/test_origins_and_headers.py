@@ -50,7 +50,7 @@ def test_a_page_of_another_site_cannot_open_the_socket_or_create_a_board(server_
 
 def test_every_response_carries_the_security_headers(server):
     # /api/boards answers 403 without the operator token; its headers are checked in test_links.py.
-    for path in ["/", "/main.js", "/b/abc", "/health"]:
+    for path in ["/", "/main.js", "/b/abc", "/b/abc/display", "/b/abc/display/tim-1", "/health"]:
         with urllib.request.urlopen(server.http + path) as response:
             headers = response.headers
             policy = headers["Content-Security-Policy"]

@@ -213,6 +213,7 @@ let package = Package(
             name: "TimerBoardServerTests",
             dependencies: [
                 "TimerBoardServer",
+                "TimerBoardConcurrency",
                 "TestSupport",
                 "TimerBoardTestClient",
                 "BoardCore",

@@ -13,13 +13,7 @@ import Synchronization
 /// answers false once that many items wait, and `resume` is called when the worker takes them.
 /// Both happen under one lock, so a pause is never missed by the resume.
 public final class QueueWorker<Item: Sendable>: Sendable {
-    private struct State {
-        var items: [Item] = []
-        var isWorking = false
-        var isProducerPaused = false
-    }
-
-    private let state = Mutex(State())
+    private let queue = Mutex(DrainQueue<Item>())
     private let pauseAt: Int
     private let resume: @Sendable () -> Void
     private let work: @Sendable ([Item]) async -> Void
@@ -34,13 +28,7 @@ public final class QueueWorker<Item: Sendable>: Sendable {
     /// items wait now: the producer should stop until `resume` is called.
     @discardableResult
     public func enqueue(_ item: Item) -> Bool {
-        let (start, keepProducing) = state.withLock { state -> (Bool, Bool) in
-            state.items.append(item)
-            let start = !state.isWorking
-            state.isWorking = true
-            if state.items.count >= pauseAt { state.isProducerPaused = true }
-            return (start, !state.isProducerPaused)
-        }
+        let (start, keepProducing) = queue.withLock { $0.append(item, pauseAt: pauseAt) }
         if start {
             Task { await self.drain() }
         }
@@ -50,26 +38,17 @@ public final class QueueWorker<Item: Sendable>: Sendable {
     /// Forgets every item not yet handed to `work` (a batch being handled goes on) and returns them.
     @discardableResult
     public func discardWaiting() -> [Item] {
-        state.withLock { state in
-            defer { state.items = [] }
-            return state.items
-        }
+        queue.withLock { $0.discardWaiting() }
     }
 
     /// True while a task is at work or items wait for one.
     public var isBusy: Bool {
-        state.withLock { $0.isWorking }
+        queue.withLock { $0.isBusy }
     }
 
     private func drain() async {
         while true {
-            let (batch, resumeProducer) = state.withLock { state -> ([Item], Bool) in
-                let batch = state.items
-                state.items = []
-                if batch.isEmpty { state.isWorking = false }
-                defer { state.isProducerPaused = false }
-                return (batch, state.isProducerPaused)
-            }
+            let (batch, resumeProducer) = queue.withLock { $0.takeBatch() }
             if resumeProducer { resume() }
             if batch.isEmpty { return }
             await work(batch)

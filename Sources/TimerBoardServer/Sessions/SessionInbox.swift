@@ -1,3 +1,4 @@
+import Synchronization
 import TimerBoardConcurrency
 import TimerBoardTransport
 
@@ -15,22 +16,43 @@ final class SessionInbox: WebSocketMessageReceiver {
     /// Messages queued before the connection stops reading from its socket.
     static let limit = 8
 
-    private let inbox: QueueWorker<Event>
+    // `QueueWorker`'s discipline kept inline (`DrainQueue`): one of these per connection, so
+    // the worker object and its closures would cost every idle connection about 200 bytes.
+    private let queue = Mutex(DrainQueue<Event>())
+    private let session: ClientSession
+    private let connection: WebSocketControl
     private let heartbeat: Heartbeat
-    private let outbound: Outbound
 
     init(session: ClientSession, connection: WebSocketControl, heartbeat: Heartbeat) {
-        inbox = QueueWorker(pauseAt: Self.limit, resume: { connection.resumeReading() }) { events in await session.answer(events) }
+        self.session = session
+        self.connection = connection
         self.heartbeat = heartbeat
-        outbound = session.outbound
     }
 
     func received(_ message: InboundMessage) -> Bool {
-        inbox.enqueue(.message(message))
+        enqueue(.message(message))
     }
 
     func connectionClosed() {
-        heartbeat.unregister(outbound)
-        inbox.enqueue(.closed)
+        heartbeat.unregister(session.outbound)
+        enqueue(.closed)
+    }
+
+    @discardableResult
+    private func enqueue(_ event: Event) -> Bool {
+        let (start, keepReading) = queue.withLock { $0.append(event, pauseAt: Self.limit) }
+        if start {
+            Task { await self.drain() }
+        }
+        return keepReading
+    }
+
+    private func drain() async {
+        while true {
+            let (events, resumeReading) = queue.withLock { $0.takeBatch() }
+            if resumeReading { connection.resumeReading() }
+            if events.isEmpty { return }
+            await session.answer(events)
+        }
     }
 }

@@ -85,6 +85,38 @@ import Testing
         #expect(presence == .presence(editing: nil, clockError: 12))
     }
 
+    /// Time of day and screens (issues 30 and 35): `null` clears a scheduled start, a target, a
+    /// section's finish and the message, in an edit and in a stored or sent change. It used to
+    /// read as absent, so a clear changed nothing and a replayed clear was lost.
+    @Test func nullClearsStartsTargetsFinishesAndTheMessage() throws {
+        #expect(
+            try ops("client/edit-time-of-day.json") == [
+                .addTimer(id: "tim-doors", sectionID: "sec-show", title: "Doors", minutes: 0, seconds: 0, position: .last, kind: .toTime, targetAt: 1_763_796_600_000),
+                .updateTimer(id: "tim-keynote", title: nil, minutes: nil, seconds: nil, startAt: .some(1_763_794_800_000)),
+                .updateTimer(id: "tim-talk", title: nil, minutes: nil, seconds: nil, startAt: .some(nil)),
+                .updateSection(id: "sec-breakfast", title: nil, isExpanded: nil, finishAt: .some(1_763_794_800_000)),
+                .updateSection(id: "sec-lunch", title: nil, isExpanded: nil, finishAt: .some(nil)),
+                .showMessage(text: "Wrap up", flash: true),
+                .clearMessage,
+                .setBlackout(true),
+                .setTimeZone("Europe/Paris"),
+            ]
+        )
+        guard case .changes(let changeset) = try ServerMessage.decode(Fixtures.data("server/changes-time-of-day-cleared.json")) else {
+            throw FixtureFailure("not a changeset")
+        }
+        guard changeset.changes.count == 4,
+            case .updateSection("sec-lunch", let section) = changeset.changes[0],
+            case .updateTimer("tim-talk", let talk) = changeset.changes[1],
+            case .updateTimer("tim-doors", let doors) = changeset.changes[2],
+            case .updateDisplay(let display) = changeset.changes[3]
+        else { throw FixtureFailure("unexpected changes: \(changeset.changes)") }
+        #expect(section.finishAt == .some(nil))
+        #expect(talk.startAt == .some(nil))
+        #expect(doors.targetAt == .some(nil))
+        #expect(display.message == .clear && display.blackout == true)
+    }
+
     @Test func theHandOverFixtureStartsTheNextTimerAtTheInstantThePreviousFinished() throws {
         guard case .changes(let changeset) = try ServerMessage.decode(Fixtures.data("server/changes-sequence-hand-over.json")),
             case .updateTimer("tim-work", let finished) = changeset.changes.first,

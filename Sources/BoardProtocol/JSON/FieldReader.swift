@@ -36,6 +36,11 @@ struct FieldReader {
         }
     }
 
+    /// The field as written, null included: for the fields where null means "cleared".
+    func written(_ key: String) -> JSONValue? {
+        fields[key]
+    }
+
     private func missing(_ key: String) -> ProtocolError {
         ProtocolError(.badMessage, "\(name(key)) is missing")
     }
@@ -138,7 +143,7 @@ struct FieldReader {
 
     /// A number that may be null: nil when absent (unchanged), `.some(nil)` when null (cleared).
     func nullableInt(_ key: String) throws(ProtocolError) -> Int64?? {
-        guard let value = value(key) else { return nil }
+        guard let value = written(key) else { return nil }
         if value == .null { return .some(nil) }
         return .some(try int(key))
     }

@@ -57,7 +57,7 @@ extension DisplayPatch {
     /// The fields of a `{"update":"board"}` change.
     init(wire reader: FieldReader) throws(ProtocolError) {
         var message: MessageChange?
-        if let value = reader.value("message") {
+        if let value = reader.written("message") {
             message = value == .null ? .clear : try ScreenMessage.optional(wire: reader).map { .show($0) }
         }
         self.init(message: message, blackout: try reader.optionalBool("blackout"), timeZone: try reader.optionalString("timeZone"))

@@ -295,3 +295,22 @@ export function apiErrorText(error) {
   if (answer.code === "board_not_found" || answer.status === 404) return "this link no longer opens the board";
   return String(answer.message);
 }
+
+/** What a display says around its countdown (pages/display.js, board/display_view.js). */
+export const DISPLAY_WORDS = Object.freeze({
+  /** @param {string} title */
+  next: (title) => `Next: ${title}`,
+  noTimers: "No timers yet",
+  missing: "This timer is not on the board any more",
+  /** The name others see for a display in presence. */
+  presenceName: "Display",
+});
+
+/** What the board page's Screens control says (board/screens_panel.js). */
+export const SCREENS_WORDS = Object.freeze({
+  noMessage: "No message on the screens.",
+  /** @param {string} text @param {boolean} flash */
+  showing: (text, flash) => `Showing${flash ? ", flashing" : ""}: “${text}”`,
+  blackoutOn: "Screens are black",
+  blackoutOff: "Black out the screens",
+});

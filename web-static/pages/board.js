@@ -27,7 +27,8 @@ import { BoardSession } from "../board/session.js";
 /** @typedef {import("../board/status.js").StatusView} StatusView */
 /** @typedef {import("../board/share_dialog.js").ShareDialog} ShareDialog */
 /** @typedef {import("../board/owner_panel.js").OwnerPanel} OwnerPanel */
-/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null}} Dialogs  made when first opened */
+/** @typedef {import("../board/screens_panel.js").ScreensPanel} ScreensPanel */
+/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null, screens: ScreensPanel | null}} Dialogs  made when first opened */
 
 /**
  * The page a board ends on, loaded when a board ends (the first load does without it).
@@ -55,6 +56,8 @@ export function openBoardPage(doc, id, { status }) {
   page.hidden = false;
   // A hint until the server's `access` says what the link may do; owner controls wait for it.
   renderRole(page, key.role === ROLE.owner ? ROLE.edit : key.role);
+  /** @type {Dialogs | null} the dialogs made so far (the Screens dialog follows the board's display) */
+  let made = null;
   const name = loadName();
   /** @type {HTMLInputElement} */ (byId("user-name")).value = name;
   const session = new BoardSession({
@@ -63,7 +66,14 @@ export function openBoardPage(doc, id, { status }) {
       sections: byId("sections"), presence: byId("presence"), alerts: byId("timer-alerts"), title: byId("board-title"),
       myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")), sync: byId("sync-status"),
     },
-    page: { role: (role) => renderRole(page, role), ended: (reason) => void showEnded(doc, reason) },
+    page: {
+      role: (role) => renderRole(page, role),
+      ended: (reason) => void showEnded(doc, reason),
+      display: (display) => {
+        renderScreensButton(/** @type {HTMLElement} */ (doc.querySelector(".screens-open")), display);
+        made?.screens?.render(display);
+      },
+    },
   });
   /** @type {HTMLInputElement} */ (byId("sound-toggle")).checked = session.alerts.sound;
   // What the browser already allows; nothing is asked until the button is pressed.
@@ -85,8 +95,20 @@ export function openBoardPage(doc, id, { status }) {
     // Edits the server has not confirmed would be lost with the page (unless the board is gone).
     if (store.pending.length > 0 && !session.ended) event.preventDefault();
   });
+  const open = dialogs(session, byId);
+  made = open.made;
   session.start();
-  return handlers(session, byId);
+  return handlers(session, byId, open);
+}
+
+/**
+ * The top bar's Screens button says whether a message or a blackout is on, so it shows on the
+ * board page without opening the dialog.
+ * @param {HTMLElement} button .screens-open @param {import("../wire/protocol.js").Display} display
+ */
+function renderScreensButton(button, { message, blackout }) {
+  button.dataset.message = String(message !== null);
+  button.dataset.blackout = String(blackout);
 }
 
 /**
@@ -109,7 +131,7 @@ export function renderRole(page, role) {
  */
 function dialogs(session, byId) {
   /** @type {Dialogs} */
-  const made = { share: null, owner: null };
+  const made = { share: null, owner: null, screens: null };
   const origin = location.origin;
   return {
     made,
@@ -117,6 +139,11 @@ function dialogs(session, byId) {
       const [{ ShareDialog }, { BoardApi }] = await Promise.all([import("../board/share_dialog.js"), import("../wire/api.js")]);
       made.share ??= new ShareDialog({ dialog: /** @type {HTMLDialogElement} */ (byId("share-dialog")), session, api: new BoardApi(), origin });
       return made.share;
+    },
+    async screens() {
+      const { ScreensPanel } = await import("../board/screens_panel.js");
+      made.screens ??= new ScreensPanel({ dialog: /** @type {HTMLDialogElement} */ (byId("screens-dialog")), session, origin });
+      return made.screens;
     },
     async owner() {
       const [{ OwnerPanel }, { BoardApi }] = await Promise.all([import("../board/owner_panel.js"), import("../wire/api.js")]);
@@ -130,17 +157,19 @@ function dialogs(session, byId) {
 
 /**
  * What each element of the board page means.
- * @param {BoardSession} board @param {(id: string) => HTMLElement} byId
+ * @param {BoardSession} board @param {(id: string) => HTMLElement} byId @param {ReturnType<typeof dialogs>} open
  * @returns {import("../dom/delegate.js").Handlers}
  */
-function handlers(board, byId) {
-  const open = dialogs(board, byId);
+function handlers(board, byId, open) {
   // The buttons inside a dialog: it is made by then.
   const { made } = open;
   const edit = (/** @type {(b: import("../model/board.js").BoardReader) => import("../wire/protocol.js").Op[]} */ intent) => board.edit(intent(board.displayed));
   const onButton = buttonActions({
     "share-open": () => void open.share().then((dialog) => dialog.open()),
     "owner-open": () => void open.owner().then((dialog) => dialog.open()),
+    "screens-open": () => void open.screens().then((dialog) => dialog.open()),
+    "screen-clear": () => made.screens?.clearMessage(),
+    "screen-blackout": () => made.screens?.toggleBlackout(),
     "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),
     "copy-field": (_id, button) => void import("../board/share_dialog.js").then(({ copyField }) => copyField(
       /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status")))),
@@ -182,6 +211,7 @@ function handlers(board, byId) {
       "name-form": (form) => actions.setName(board, /** @type {HTMLInputElement} */ (form.elements.namedItem("name"))),
       "rename-board": () => made.owner?.rename(),
       "delete-board": () => made.owner?.deleteBoard(),
+      "screen-message": () => made.screens?.send(),
       "add-section": (form) => actions.addSection(board, form),
       "add-timer": (form) => actions.addTimer(board, form),
     }),

@@ -129,6 +129,16 @@ export function finishedText(title) {
   return `“${title}” is done`;
 }
 
+/**
+ * The one alert of several finished timers: the latest by name, the others counted.
+ * @param {string[]} titles in the order they finished
+ */
+export function finishedManyText(titles) {
+  const last = titles[titles.length - 1];
+  const more = titles.length - 1;
+  return more === 0 ? finishedText(last) : `“${last}” and ${more} other ${more === 1 ? "timer are" : "timers are"} done`;
+}
+
 /** @param {string} text an alert's */
 export function dismissText(text) {
   return `Dismiss: ${text}`;

@@ -198,7 +198,7 @@ function handlers(board, byId, open) {
       const shown = /** @type {import("../board/alerts.js").NotifyState} */ (button.dataset.state ?? "default");
       void board.toggleNotify(shown).then((state) => renderNotify(button, state));
     },
-    "alert-dismiss": (_id, button) => board.alerts.hide(/** @type {HTMLElement} */ (button.closest(".timer-alert")).dataset.timerId ?? ""),
+    "alert-dismiss": () => board.alerts.dismiss(),
   });
   return {
     /** @param {MouseEvent} event */

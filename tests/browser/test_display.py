@@ -5,7 +5,7 @@ overflows the window in light or dark, on a TV, a laptop or a phone. Every wait 
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import add_section, add_timer, timer, wait_synced
+from conftest import add_section, add_timer, section, timer, wait_synced
 from pixels import read_png
 
 # Reconnect attempts back off (0.5 s, 1 s, 2 s, 4 s, ... jittered); a restart of the debug build
@@ -189,7 +189,6 @@ def test_a_view_link_opens_the_display_and_has_no_screens_control(user, display,
 def test_the_favicon_is_served_and_no_first_load_has_a_404(user, display, server):
     editor = user("Ada")
     tv = display()
-    status, _ = 0, None
     response = editor.request.get(f"{server.http}/favicon.svg")
     assert response.status == 200 and b"<svg" in response.body()
     # The browser asks for the icon index.html names; nothing the page or the display loads is missing.
@@ -217,3 +216,61 @@ def test_screenshots_fit_the_window(user, display, server, board, tmp_path, sche
             assert path.stat().st_size > 0
             assert_fits(page, f"{what} at {viewport['width']}x{viewport['height']}, {scheme}")
     assert tv.errors == [] and editor.errors == []
+
+
+def test_a_sequence_typed_in_order_runs_in_that_order_with_no_alarm_at_hand_overs(user, display, server, board):
+    editor = user("Ada")
+    add_section(editor, "Warm-up")
+    add_section(editor, "Rounds")
+    # Sections too stay in the order typed.
+    expect(editor.locator("#sections > [data-kind=section] .section-title")).to_have_count(2)
+    assert [s["title"] for s in sorted(server.snapshot(board)["sections"], key=lambda s: s["order"].encode())] == ["Warm-up", "Rounds"]
+    for title in ("Round 1", "Round 2", "Round 3"):
+        add_timer(editor, "Rounds", title, 0, 3)
+    rows = section(editor, "Rounds").locator(".timers > [data-kind=timer] .timer-title")
+    expect(rows).to_have_count(3)
+    assert [rows.nth(i).input_value() for i in range(3)] == ["Round 1", "Round 2", "Round 3"]
+
+    tv = display()
+    section(editor, "Rounds").locator(".section-sequence").click()
+    wait_synced(editor)
+    editor.get_by_role("button", name="Start the sequence Rounds").click()
+    for title, next_title in (("Round 1", "Next: Round 2"), ("Round 2", "Next: Round 3")):
+        expect(timer(editor, title)).to_have_attribute("data-status", "running")
+        expect(tv.locator(".display-title")).to_have_text(title)
+        expect(tv.locator(".display-next")).to_have_text(next_title)
+    # The hand-over from Round 1 was planned: no alarm.
+    expect(timer(editor, "Round 1")).to_have_attribute("data-phase", "done")
+    expect(editor.locator("#timer-alerts .timer-alert")).to_have_count(0)
+    expect(timer(editor, "Round 3")).to_have_attribute("data-status", "running")
+    expect(tv.locator(".display-title")).to_have_text("Round 3")
+    # The end of the sequence is an alert: one, and it covers no control.
+    alert = editor.locator("#timer-alerts .timer-alert")
+    expect(alert).to_have_count(1)
+    expect(alert).to_contain_text("Round 3")
+    expect(tv.locator("#display-page")).to_have_attribute("data-phase", "over")
+    a = alert.bounding_box()
+    for control in editor.locator("#sections button:visible, #sections input:visible").all():
+        b = control.bounding_box()
+        overlap = a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+        assert not overlap, f"the alert covers a control at {b}"
+    assert editor.errors == [] and tv.errors == []
+
+
+def test_share_gives_each_link_its_display_link_and_a_qr_code_drawn_in_the_browser(user, board):
+    owner = user("Olga", role="owner")
+    # Nothing leaves the page to draw a code: every request stays on the board's own server.
+    origin = owner.url.split("/b/")[0]
+    requests = []
+    owner.on("request", lambda request: requests.append(request.url))
+    owner.locator(".share-open").click()
+    for role in ("owner", "edit", "view"):
+        expect(owner.locator(f"#share-{role}-link")).to_have_value(f"{origin}/b/{board}#{role}={board.secrets[role]}")
+        expect(owner.locator(f"#share-{role}-display")).to_have_value(f"{origin}/b/{board}/display#{role}={board.secrets[role]}")
+    owner.locator("button.qr-field[data-qr=share-view-display]").click()
+    qr = owner.locator("#share-qr")
+    expect(qr).to_be_visible()
+    expect(qr.locator("figcaption")).to_have_text("Can view: display")
+    assert qr.locator("img").evaluate("img => img.src.startsWith('data:image/gif') && img.naturalWidth > 100")
+    assert all(url.startswith(origin) or url.startswith("data:") for url in requests), requests
+    assert owner.errors == []

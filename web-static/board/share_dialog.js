@@ -52,9 +52,26 @@ export class ShareDialog {
     this.ownerRow = byId(doc, "share-owner-row");
     this.ownerLink = /** @type {HTMLInputElement} */ (byId(doc, "share-owner-link"));
     /** Each link's display link (the same key, at /b/ID/display), by the id of the link's field. */
+    this.qr = /** @type {HTMLElement} */ (byId(doc, "share-qr"));
     this.displays = /** @type {[HTMLInputElement, HTMLInputElement][]} */ (["owner", "edit", "view"].map((role) => [
       byId(doc, `share-${role}-link`), byId(doc, `share-${role}-display`),
     ]));
+  }
+
+  /**
+   * The QR code of a link field, drawn in this browser (board/qr_code.js), under the links, with
+   * the field's label: a phone scans the board's link, or a TV's browser its display.
+   * @param {HTMLInputElement} input
+   */
+  async showQr(input) {
+    if (!input.value) return;
+    const { drawQrCode } = await import("./qr_code.js");
+    await drawQrCode(/** @type {HTMLImageElement} */ (this.qr.querySelector("img")), input.value);
+    const row = input.closest(".share-row");
+    const label = row?.querySelector("label")?.textContent ?? "";
+    /** @type {HTMLElement} */ (this.qr.querySelector("figcaption")).textContent = input.id.endsWith("-display") ? `${label}: display` : label;
+    this.qr.dataset.for = input.id;
+    this.qr.hidden = false;
   }
 
   /** Each shown link's display link follows it. */
@@ -71,6 +88,7 @@ export class ShareDialog {
     const { session } = this;
     const role = session.role ?? ROLE.view;
     this.status.textContent = "";
+    this.qr.hidden = true;
     this.editRow.hidden = role === ROLE.view;
     this.viewInput.hidden = role === ROLE.edit;
     this.viewNote.hidden = role !== ROLE.edit;

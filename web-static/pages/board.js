@@ -173,6 +173,7 @@ function handlers(board, byId, open) {
     "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),
     "copy-field": (_id, button) => void import("../board/share_dialog.js").then(({ copyField }) => copyField(
       /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status")))),
+    "qr-field": (_id, button) => made.share?.showQr(/** @type {HTMLInputElement} */ (byId(button.dataset.qr ?? ""))),
     "replace-link": (_id, button) => made.owner?.askReplace(button.dataset.role === ROLE.view ? ROLE.view : ROLE.edit),
     "replace-confirm": () => made.owner?.confirmReplace(),
     "replace-cancel": () => made.owner?.cancelReplace(),

@@ -46,8 +46,9 @@ def wait_display_live(page: Page, timeout=10_000):
 
 
 def open_screens(page: Page):
-    page.locator(".screens-open").click()
     dialog = page.locator("#screens-dialog")
+    if not dialog.is_visible():
+        page.locator(".screens-open").click()
     expect(dialog).to_be_visible()
     return dialog
 
@@ -88,8 +89,8 @@ def assert_fits(page: Page, what: str):
 def test_display_shows_the_running_timer_as_large_as_the_screen(user, display, server, board):
     editor = user("Ada")
     add_section(editor, "Talks")
-    add_timer(editor, "Talks", "Questions", 5, 0)
     add_timer(editor, "Talks", "Keynote", 20, 0)
+    add_timer(editor, "Talks", "Questions", 5, 0)
     # Nothing runs: the first idle timer is shown, the next one under it.
     tv = display()
     expect(tv.locator(".display-title")).to_have_text("Keynote")
@@ -101,6 +102,8 @@ def test_display_shows_the_running_timer_as_large_as_the_screen(user, display, s
     expect(tv.locator(".display-section")).to_have_text("Talks")
     expect(tv.locator("#display-page")).to_have_attribute("data-status", "running")
     expect(tv.locator(".display-countdown")).to_have_text("4:59")
+    # Nothing idle after it: no "Next".
+    expect(tv.locator(".display-next")).to_be_hidden()
     for viewport in (TV, TV_PORTRAIT):
         tv.set_viewport_size(viewport)
         digits = box(tv, ".display-countdown")
@@ -113,6 +116,11 @@ def test_display_shows_the_running_timer_as_large_as_the_screen(user, display, s
     keynote = editor.evaluate("() => window.timerboard.state().sections[0].timers.find(t => t.title === 'Keynote').id")
     one = display(timer_id=keynote)
     expect(one.locator(".display-title")).to_have_text("Keynote")
+    expect(one.locator(".display-countdown")).to_have_text("20:00")
+    for viewport in (TV, TV_PORTRAIT):
+        one.set_viewport_size(viewport)
+        assert box(one, ".display-countdown")["height"] >= 0.15 * viewport["height"], f"20:00 at {viewport}"
+        assert_fits(one, f"20:00 at {viewport}")
     assert tv.errors == [] and one.errors == [] and editor.errors == []
 
 
@@ -271,6 +279,31 @@ def test_share_gives_each_link_its_display_link_and_a_qr_code_drawn_in_the_brows
     qr = owner.locator("#share-qr")
     expect(qr).to_be_visible()
     expect(qr.locator("figcaption")).to_have_text("Can view: display")
-    assert qr.locator("img").evaluate("img => img.src.startsWith('data:image/gif') && img.naturalWidth > 100")
+    assert qr.locator("img").evaluate("img => img.src.startsWith('data:image/gif')")
+    owner.wait_for_function("() => document.querySelector('#share-qr img').naturalWidth > 100")
     assert all(url.startswith(origin) or url.startswith("data:") for url in requests), requests
     assert owner.errors == []
+
+
+def test_on_a_phone_the_top_bar_is_one_line_that_scrolls_away_and_every_target_is_44_px(user):
+    editor = user("Ada", viewport=PHONE)
+    add_section(editor, "Kitchen")
+    add_timer(editor, "Kitchen", "Rice", 12, 0)
+    start(editor, "Rice")
+    bar = editor.locator("#board-page > .topbar")
+    # One line: every item of the bar on one row (it scrolls sideways), less than two 44-px targets high.
+    tops = bar.evaluate("""e => [e, e.querySelector('.topbar-tools')].flatMap(p => [...p.children])
+        .filter(c => c.offsetParent !== null && !c.matches('.topbar-tools'))
+        .map(c => { const r = c.getBoundingClientRect(); return r.top + r.height / 2 })""")
+    assert max(tops) - min(tops) < 10, tops
+    assert bar.bounding_box()["height"] < 88, bar.bounding_box()
+    assert bar.evaluate("e => getComputedStyle(e).position") not in ("sticky", "fixed")
+    # Scrolled down, the bar has left the screen with the page.
+    editor.evaluate("() => { document.body.style.minHeight = '3000px'; window.scrollTo(0, 400) }")
+    assert bar.bounding_box()["y"] + bar.bounding_box()["height"] <= 0
+    small = editor.evaluate("""() => [...document.querySelectorAll('#board-page :is(button, input, select, a)')]
+        .filter(e => e.offsetParent !== null && !e.closest('dialog, label'))
+        .map(e => { const r = e.getBoundingClientRect(); return [e.className, Math.round(r.width), Math.round(r.height)] })
+        .filter(([, w, h]) => w < 44 || h < 44)""")
+    assert small == [], small
+    assert_fits(editor, "board on a phone")

@@ -23,12 +23,12 @@ const BAR_STEP_MS = 1000;
 
 /**
  * The width of a countdown's text in em, a little over what common sans-serif fonts draw
- * (tabular digits are 0.55 to 0.64 em wide), so it never overflows the screen.
+ * (bold tabular digits are 0.55 to 0.7 em wide), so it never overflows the screen.
  * @param {string} text
  */
 export function emWidth(text) {
   let em = 0;
-  for (const char of text) em += char === ":" ? 0.34 : char === "+" ? 0.84 : 0.64;
+  for (const char of text) em += char === ":" ? 0.4 : char === "+" ? 0.9 : 0.72;
   return Math.round(em * 100) / 100;
 }
 

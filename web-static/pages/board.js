@@ -22,7 +22,9 @@ import * as intents from "../model/intents.js";
 import * as actions from "../board/actions.js";
 import { renderNotify } from "../board/alerts.js";
 import { commitField, fieldInput, revertField } from "../board/field.js";
+import { TimerSelection } from "../board/selection.js";
 import { BoardSession } from "../board/session.js";
+import { runKey } from "../model/run_keys.js";
 
 /** @typedef {import("../board/status.js").StatusView} StatusView */
 /** @typedef {import("../board/share_dialog.js").ShareDialog} ShareDialog */
@@ -161,6 +163,21 @@ function dialogs(session, byId) {
  * @returns {import("../dom/delegate.js").Handlers}
  */
 function handlers(board, byId, open) {
+  const selection = new TimerSelection(board.view.elements);
+  /**
+   * The run keys (model/run_keys.js), when no field, button or dialog has the keyboard: Space on a
+   * focused button presses that button, as it always did. A view link moves the selection only.
+   * @param {KeyboardEvent} event
+   */
+  const runKeys = (event) => {
+    const target = /** @type {HTMLElement} */ (event.target);
+    if (event.ctrlKey || event.metaKey || event.altKey || target.closest("button, select, a, dialog, [contenteditable]")) return;
+    const decided = runKey(board.displayed, selection.id, event.key);
+    if (!decided) return;
+    event.preventDefault();
+    selection.select(decided.selected);
+    if (board.role !== ROLE.view) board.edit(decided.ops);
+  };
   // The buttons inside a dialog: it is made by then.
   const { made } = open;
   const edit = (/** @type {(b: import("../model/board.js").BoardReader) => import("../wire/protocol.js").Op[]} */ intent) => board.edit(intent(board.displayed));
@@ -219,6 +236,7 @@ function handlers(board, byId, open) {
     /** @param {KeyboardEvent} event */
     keydown(event) {
       const input = fieldInput(event.target);
+      if (!input && !event.isComposing) return runKeys(event);
       if (!input || event.isComposing) return;
       if (event.key === "Enter") {
         event.preventDefault();

@@ -171,7 +171,7 @@ function handlers(board, byId, open) {
    */
   const runKeys = (event) => {
     const target = /** @type {HTMLElement} */ (event.target);
-    if (event.ctrlKey || event.metaKey || event.altKey || target.closest("button, select, a, dialog, [contenteditable]")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || target.closest("input, textarea, button, select, a, label, dialog, [contenteditable]")) return;
     const decided = runKey(board.displayed, selection.id, event.key);
     if (!decided) return;
     event.preventDefault();

@@ -42,3 +42,27 @@ def test_run_keys_select_start_adjust_and_skip(user, server, board):
     keys.press(" ")
     expect(timer(a, "Round 2")).to_have_attribute("data-status", "paused")
     assert a.errors == []
+
+
+def test_run_mode_shows_large_countdowns_and_hides_what_edits_until_edit_mode(user, board):
+    a = user("Ada")
+    add_section(a, "Show")
+    add_timer(a, "Show", "Opening", 5, 0)
+    row = timer(a, "Opening")
+    expect(row.locator(".timer-minutes")).to_be_visible()
+    edit_size = row.locator(".timer-countdown").bounding_box()["height"]
+    mode = a.locator(".mode-toggle")
+    mode.click()
+    expect(mode).to_have_attribute("aria-pressed", "true")
+    for hidden in (".timer-minutes", ".timer-warnAt", ".timer-delete", "form.add-timer"):
+        expect(a.locator(f"[data-kind=section] {hidden}").first).to_be_hidden()
+    expect(a.locator("form.add-section")).to_be_hidden()
+    expect(row.locator(".timer-toggle")).to_be_visible()
+    assert row.locator(".timer-countdown").bounding_box()["height"] > edit_size
+    # This device remembers it.
+    a.reload()
+    expect(a.locator(".mode-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(timer(a, "Opening").locator(".timer-minutes")).to_be_hidden()
+    a.locator(".mode-toggle").click()
+    expect(timer(a, "Opening").locator(".timer-minutes")).to_be_visible()
+    assert a.errors == []

@@ -12,9 +12,9 @@
 // #owner-dialog (form.rename-board, .replace-link[data-role=edit|view], #replace-confirm,
 // #replaced-link, form.delete-board [name=confirm]).
 
-import { ENDED, ROLE } from "../wire/constants.js";
+import { ENDED, MODE_KEY, ROLE } from "../wire/constants.js";
 import { parseFragment } from "../wire/links.js";
-import { loadName } from "../wire/storage.js";
+import { loadName, readStorage, writeStorage } from "../wire/storage.js";
 import { armButton } from "../dom/kit.js";
 import { buttonActions, formActions } from "../dom/delegate.js";
 import { loadBoards } from "../model/board_list.js";
@@ -77,6 +77,7 @@ export function openBoardPage(doc, id, { status }) {
       },
     },
   });
+  renderMode(page, readStorage(MODE_KEY) === "run");
   /** @type {HTMLInputElement} */ (byId("sound-toggle")).checked = session.alerts.sound;
   // What the browser already allows; nothing is asked until the button is pressed.
   renderNotify(byId("notify-toggle"), session.alerts.notifyState());
@@ -101,6 +102,17 @@ export function openBoardPage(doc, id, { status }) {
   made = open.made;
   session.start();
   return handlers(session, byId, open);
+}
+
+/**
+ * Run mode or edit mode (#board-page[data-mode=run|edit], style.css): run mode shows start/pause,
+ * titles and large countdowns, and hides lengths, warning points, moves and deletes. Per device.
+ * @param {HTMLElement} page #board-page @param {boolean} run
+ */
+function renderMode(page, run) {
+  page.dataset.mode = run ? "run" : "edit";
+  const button = /** @type {HTMLElement | null} */ (page.querySelector(".mode-toggle"));
+  button?.setAttribute("aria-pressed", String(run));
 }
 
 /**
@@ -185,6 +197,11 @@ function handlers(board, byId, open) {
     "share-open": () => void open.share().then((dialog) => dialog.open()),
     "owner-open": () => void open.owner().then((dialog) => dialog.open()),
     "screens-open": () => void open.screens().then((dialog) => dialog.open()),
+    "mode-toggle": (_id, button) => {
+      const run = button.getAttribute("aria-pressed") !== "true";
+      renderMode(/** @type {HTMLElement} */ (button.closest("#board-page")), run);
+      writeStorage(MODE_KEY, run ? "run" : "edit");
+    },
     "screen-clear": () => made.screens?.clearMessage(),
     "screen-blackout": () => made.screens?.toggleBlackout(),
     "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),

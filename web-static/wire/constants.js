@@ -259,3 +259,5 @@ export const NAME_KEY = "timerboard.name";
 export const SOUND_KEY = "timerboard.sound";
 /** Whether system notifications are wanted on this device ("off" once turned off; the browser's permission decides the rest). */
 export const NOTIFY_KEY = "timerboard.notify";
+/** Whether this device shows boards in run mode (large countdowns, no lengths, moves or deletes): "run" or absent. */
+export const MODE_KEY = "timerboard.mode";

@@ -8,7 +8,8 @@
 // the server's `access` (pages/board.js): a view link shows no edit controls.
 {
   const role = /^#(?:.*&)?(owner|edit|view)=/.exec(location.hash);
-  if (location.pathname.startsWith("/b/") && role) {
+  // A display (/b/ID/display) has a page of its own (pages/display.js), with no frame to show early.
+  if (location.pathname.startsWith("/b/") && !/\/display(\/|$)/.test(location.pathname) && role) {
     const page = document.getElementById("board-page");
     page.dataset.role = role[1];
     page.hidden = false;

@@ -68,7 +68,10 @@ def test_share_dialog_shows_the_links_each_role_may_share(user, server, board, s
     assert status == 200 and answer["links"] == {"edit": board.links["edit"], "view": board.links["view"]}
 
     # Copy: on the clipboard, or (where the clipboard is refused) selected for Ctrl+C.
-    dialog.get_by_role("button", name="Copy").first.click()
+    # The owner's own link is there too (issue 35), with each link's display.
+    expect(dialog.get_by_label("Owner")).to_have_value(f"{server.http}/b/{board}#owner={board.owner}")
+    expect(dialog.locator("#share-edit-display")).to_have_value(f"{server.http}/b/{board}/display#edit={board.edit}")
+    dialog.locator("button.copy-field[data-copies=share-edit-link]").click()
     said = dialog.locator(".dialog-status")
     expect(said).to_have_text(re.compile(r"copied|selected"))
     if "copied" in said.text_content():

@@ -25,11 +25,11 @@ def expect_running(pages, title: str):
 def test_a_sequence_runs_one_timer_after_another_on_two_pages(user, server, board, screenshot):
     a, b = user("Ada"), user("Bob")
     add_section(a, "Rounds")
-    # Newest on top: display order is Work, Rest, Cool.
+    # In the order typed: display order is Work, Rest, Cool.
     # Long enough that each state is seen on both pages on a busy machine.
-    add_timer(a, "Rounds", "Cool", 0, 2)
-    add_timer(a, "Rounds", "Rest", 0, 3)
     add_timer(a, "Rounds", "Work", 0, 3)
+    add_timer(a, "Rounds", "Rest", 0, 3)
+    add_timer(a, "Rounds", "Cool", 0, 2)
 
     # An ordinary section shows no sequence controls; the toggle turns it into a sequence for everyone.
     for page in (a, b):
@@ -77,9 +77,9 @@ def test_a_sequence_runs_one_timer_after_another_on_two_pages(user, server, boar
 def test_skip_restart_and_loop_from_the_header(user, server, board, screenshot):
     a, b = user("Ada"), user("Bob")
     add_section(a, "Talks")
-    add_timer(a, "Talks", "Third", 5, 0)
-    add_timer(a, "Talks", "Second", 5, 0)
     add_timer(a, "Talks", "First", 5, 0)
+    add_timer(a, "Talks", "Second", 5, 0)
+    add_timer(a, "Talks", "Third", 5, 0)
     section(a, "Talks").locator(".section-sequence").click()
     for page in (a, b):
         expect(section(page, "Talks")).to_have_attribute("data-sequence", "true")

@@ -13,8 +13,8 @@ RECONNECT_TIMEOUT = 45_000
 
 def test_server_restart_reconnects_and_resends(user, server, board, screenshot):
     a, b = user("Ada"), user("Bob")
-    add_section(a, "Bake")
     add_section(a, "Prep")
+    add_section(a, "Bake")
     add_timer(a, "Prep", "Eggs", 7, 30)
     converged(server, board, a, b)
     for page in (a, b):

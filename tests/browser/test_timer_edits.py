@@ -7,13 +7,13 @@ from conftest import add_section, add_timer, commit, converged, dom_board, secti
 
 def test_timer_edits_reach_the_other_browser(user, server, board, screenshot):
     a, b = user("Ada"), user("Bob")
-    add_section(a, "Bake")
     add_section(a, "Prep")
+    add_section(a, "Bake")
 
-    # Add: newest on top.
-    add_timer(a, "Prep", "Eggs", 7, 30)
-    add_timer(a, "Prep", "Rice", 12, 0)
+    # Add: at the end, in the order typed (issue 35).
     add_timer(a, "Prep", "Tea", 3, 5)
+    add_timer(a, "Prep", "Rice", 12, 0)
+    add_timer(a, "Prep", "Eggs", 7, 30)
     add_timer(a, "Bake", "Bread", 35, 0)
     assert converged(server, board, a, b) == [
         ["Prep", True, [["Tea", 3, 5], ["Rice", 12, 0], ["Eggs", 7, 30]]],

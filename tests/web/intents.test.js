@@ -66,10 +66,10 @@ describe("forms and fields", () => {
     const section = intents.addSection("  Prep  ", DEFAULT_LIMITS);
     assert.ok("ops" in section);
     assert.match(String(section.ops[0].id), /^s[A-Za-z0-9]{12}$/);
-    assert.deepEqual({ ...section.ops[0], id: "" }, { op: "addSection", id: "", title: "Prep", position: "first" });
+    assert.deepEqual({ ...section.ops[0], id: "" }, { op: "addSection", id: "", title: "Prep", position: "last" });
     const timer = intents.addTimer("sec-prep", { title: "Eggs", minutes: "7", seconds: "" }, DEFAULT_LIMITS);
     assert.ok("ops" in timer);
-    assert.deepEqual({ ...timer.ops[0], id: "" }, { op: "addTimer", id: "", sectionID: "sec-prep", title: "Eggs", minutes: 7, seconds: 0, position: "first" });
+    assert.deepEqual({ ...timer.ops[0], id: "" }, { op: "addTimer", id: "", sectionID: "sec-prep", title: "Eggs", minutes: 7, seconds: 0, position: "last" });
     assert.match(/** @type {any} */ (intents.addTimer("sec-prep", { title: "", minutes: "", seconds: "" }, DEFAULT_LIMITS)).error, /empty/);
     assert.match(/** @type {any} */ (intents.addTimer("sec-prep", { title: "Eggs", minutes: "1000", seconds: "" }, DEFAULT_LIMITS)).error, /0 to 999/);
   });

@@ -189,6 +189,22 @@ describe("notifications (board/alerts.js)", () => {
     assert.equal(titles.length, 2);
   });
 
+  test("several finished timers make one alert, named by the latest; OK dismisses it for all", () => {
+    const box = area();
+    const alerts = new TimerAlerts(box, { Notification: undefined, hidden: () => false });
+    alerts.show(eggs);
+    alerts.show(/** @type {any} */ ({ id: "t2", title: "Rice" }));
+    alerts.show(/** @type {any} */ ({ id: "t3", title: "Tea" }));
+    const shown = () => box.querySelectorAll(".timer-alert");
+    assert.equal(shown().length, 1);
+    assert.equal(shown()[0].dataset.timerId, "t3");
+    assert.equal(shown()[0].querySelector(".timer-alert-text").textContent, "“Tea” and 2 other timers are done");
+    alerts.hide("t3");
+    assert.equal(shown()[0].querySelector(".timer-alert-text").textContent, "“Rice” and 1 other timer are done");
+    alerts.dismiss();
+    assert.equal(shown().length, 0);
+  });
+
   test("granted already: on unless turned off on this device; denied: never", async () => {
     const granted = fakeNotification("granted");
     const alerts = new TimerAlerts(area(), { Notification: granted.N, hidden: () => true });

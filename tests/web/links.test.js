@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 
 import { parseBoardList, withLinks, withOpened, withTitle, withoutBoard, withoutLink } from "../../web-static/model/board_list.js";
 import { BOARDS_MAX } from "../../web-static/wire/constants.js";
-import { absoluteLink, boardIdFromPath, linkPath, parseFragment, parseLink } from "../../web-static/wire/links.js";
+import { absoluteLink, boardIdFromPath, displayFromPath, displayLink, linkPath, parseFragment, parseLink } from "../../web-static/wire/links.js";
 
 const S1 = "Qm9hcmRTZWNyZXRFZGl0MQ";
 const S2 = "b3duZXJTZWNyZXRfLTEyMw";
@@ -110,5 +110,21 @@ describe("the boards this browser opened", () => {
     assert.equal(list.length, BOARDS_MAX);
     assert.equal(list[0].id, `board${String(BOARDS_MAX + 4).padStart(4, "0")}`);
     assert.equal(list.at(-1)?.id, "board0005");
+  });
+});
+
+describe("display links", () => {
+  test("a display's path names its board, and its timer when it shows one", () => {
+    assert.deepEqual(displayFromPath("/b/kT3vQ9mZ2pXa/display"), { board: "kT3vQ9mZ2pXa", timer: null });
+    assert.deepEqual(displayFromPath("/b/kT3vQ9mZ2pXa/display/"), { board: "kT3vQ9mZ2pXa", timer: null });
+    assert.deepEqual(displayFromPath("/b/kT3vQ9mZ2pXa/display/tim-eggs"), { board: "kT3vQ9mZ2pXa", timer: "tim-eggs" });
+    assert.equal(displayFromPath("/b/kT3vQ9mZ2pXa"), null);
+    assert.equal(displayFromPath("/b/kT3vQ9mZ2pXa/displays"), null);
+    assert.equal(boardIdFromPath("/b/kT3vQ9mZ2pXa/display"), null, "a display is not the board's page");
+  });
+
+  test("a board link's display link keeps its key in the fragment", () => {
+    assert.equal(displayLink("/b/kT3/#view=abc"), "/b/kT3/display#view=abc");
+    assert.equal(displayLink("https://x.example/b/kT3#edit=abc"), "https://x.example/b/kT3/display#edit=abc");
   });
 });

@@ -375,6 +375,45 @@ describe("CountdownView", () => {
   });
 });
 
+describe("CountdownView: alerts (issue 35)", () => {
+  /** A page whose section s1 is a sequence (s1t0 then s1t1), and the timers it alerted for. */
+  function sequencePage() {
+    const p = page();
+    /** @type {string[]} */
+    const alerted = [];
+    const countdowns = new CountdownView({
+      elements: p.view.elements, clock: { serverNow: () => NOW }, onFinished: (timer) => alerted.push(timer.id),
+      setTimeout: () => 0, clearTimeout: () => {},
+    });
+    /** @param {any[]} changes */
+    const apply = (changes) => {
+      const touched = new Set(changes.map((c) => c.id));
+      p.apply(changes);
+      countdowns.sync(p.store.displayed, touched);
+    };
+    countdowns.sync(p.store.displayed, null);
+    apply([{ update: "section", id: "s1", sequence: true }, { update: "timer", id: "s1t0", run: { status: "running", startedAt: NOW - 60000, elapsed: 0 } }]);
+    return { apply, alerted };
+  }
+
+  test("a sequence's planned hand-over is no alarm; its last timer's end is", () => {
+    const { apply, alerted } = sequencePage();
+    apply([
+      { update: "timer", id: "s1t0", run: { status: "finished", elapsed: 0, finishedAt: NOW } },
+      { update: "timer", id: "s1t1", run: { status: "running", startedAt: NOW, elapsed: 0 } },
+    ]);
+    assert.deepEqual(alerted, [], "the show goes on: no alert");
+    apply([{ update: "timer", id: "s1t1", run: { status: "finished", elapsed: 0, finishedAt: NOW + 60000 } }]);
+    assert.deepEqual(alerted, ["s1t1"]);
+  });
+
+  test("a timer of an ordinary section alerts when it finishes", () => {
+    const { apply, alerted } = sequencePage();
+    apply([{ update: "timer", id: "s0t0", run: { status: "finished", elapsed: 0, finishedAt: NOW } }]);
+    assert.deepEqual(alerted, ["s0t0"]);
+  });
+});
+
 describe("CountdownView on a big board", () => {
   beforeEach(() => {
     FakeIntersectionObserver.all = [];

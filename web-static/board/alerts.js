@@ -3,12 +3,14 @@
 // hidden a system notification (opt-in, asked from a button, never on load) and the tab's title.
 //
 // Stable selectors: #timer-alerts > .timer-alert[data-timer-id=ID] ("… is done", role=alert;
-// .alert-dismiss closes it); #sound-toggle (beep when a timer finishes, off by default);
+// .alert-dismiss closes it): one alert however many timers finished (several become one, named
+// by the latest, data-timer-id its id), in the page's flow above the board, so it never covers a
+// control; #sound-toggle (beep when a timer finishes, off by default);
 // #notify-toggle[data-state=default|on|off|denied|unsupported] ("Notify me": asks on click only).
 
 import { BEEP_COUNT, BEEP_HZ, BEEP_MS } from "../wire/constants.js";
 import { h, setAttribute, setText } from "../dom/kit.js";
-import { NOTIFICATION_BODY, NOTIFY_WORDS, dismissText, finishedText } from "../model/sentences.js";
+import { NOTIFICATION_BODY, NOTIFY_WORDS, dismissText, finishedManyText, finishedText } from "../model/sentences.js";
 
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 
@@ -53,12 +55,16 @@ export class TimerAlerts {
     this.beeps = 0;
     /** A timer finished while the tab was hidden: its title. */
     this.onHiddenFinish = (/** @type {string} */ _title) => {};
+    /** @type {Map<string, string>} the finished timers the alert stands for, id → title, in the order they finished */
+    this.finished = new Map();
   }
 
   /** @param {Timer} timer */
   show(timer) {
     const text = finishedText(timer.title);
-    showTimerAlert(this.area, timer.id, text);
+    this.finished.delete(timer.id);
+    this.finished.set(timer.id, timer.title);
+    this.#draw();
     if (this.sound) this.#beep();
     if (!this.env.hidden()) return;
     this.onHiddenFinish(timer.title);
@@ -106,9 +112,20 @@ export class TimerAlerts {
     }
   }
 
-  /** @param {string} id a timer's id */
+  /** The timer is no longer finished (started or reset again, or gone). @param {string} id a timer's id */
   hide(id) {
-    removeTimerAlert(this.area, id);
+    if (this.finished.delete(id)) this.#draw();
+  }
+
+  /** The user read the alert ("OK"): it goes, for every timer it stood for. */
+  dismiss() {
+    this.finished.clear();
+    this.#draw();
+  }
+
+  #draw() {
+    const ids = [...this.finished.keys()];
+    drawTimerAlert(this.area, ids[ids.length - 1] ?? null, ids.length ? finishedManyText([...this.finished.values()]) : "");
   }
 
   /** @param {boolean} on */
@@ -169,25 +186,26 @@ export function renderNotify(button, state) {
 }
 
 /**
- * Adds (or updates) the alert of a finished timer.
+ * The one alert of the finished timers, or none.
  * @param {HTMLElement} area #timer-alerts
- * @param {string} id the timer's id
+ * @param {string | null} id the latest finished timer's id; null: no alert
  * @param {string} text what to say, e.g. “Eggs” is done
  */
-function showTimerAlert(area, id, text) {
-  const doc = area.ownerDocument;
-  const existing = [...area.children].find((child) => /** @type {HTMLElement} */ (child).dataset.timerId === id);
-  if (existing) {
-    setText(/** @type {HTMLElement} */ (existing.querySelector(".timer-alert-text")), text);
+function drawTimerAlert(area, id, text) {
+  const existing = /** @type {HTMLElement | null} */ (area.querySelector(".timer-alert"));
+  if (id === null) {
+    existing?.remove();
     return;
   }
+  if (existing) {
+    setAttribute(existing, "data-timer-id", id);
+    setText(/** @type {HTMLElement} */ (existing.querySelector(".timer-alert-text")), text);
+    setAttribute(/** @type {HTMLElement} */ (existing.querySelector(".alert-dismiss")), "aria-label", dismissText(text));
+    return;
+  }
+  const doc = area.ownerDocument;
   area.append(h(doc, "div", { class: "timer-alert", role: "alert", "data-timer-id": id, "data-icon": "bell" }, [
     h(doc, "span", { class: "timer-alert-text" }, [text]),
     h(doc, "button", { type: "button", class: "button alert-dismiss", "aria-label": dismissText(text) }, ["OK"]),
   ]));
-}
-
-/** @param {HTMLElement} area #timer-alerts @param {string} id */
-function removeTimerAlert(area, id) {
-  for (const child of [...area.children]) if (/** @type {HTMLElement} */ (child).dataset.timerId === id) child.remove();
 }

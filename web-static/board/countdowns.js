@@ -89,10 +89,12 @@ export class CountdownView {
     const sections = new Set();
     /** Timers to draw again: the touched ones, and those whose "Done" changed. */
     const draw = new Set();
+    /** Timers that newly read "finished": an alert each, unless a sequence moved on from them. */
+    const finished = /** @type {Timer[]} */ ([]);
     for (const id of ids) {
       const timer = board.timers.get(id);
       if (timer) {
-        this.#track(timer, sections);
+        if (this.#track(timer, sections)) finished.push(timer);
         draw.add(id);
       } else if (this.known.has(id)) {
         this.#forget(id, sections);
@@ -100,6 +102,9 @@ export class CountdownView {
       if (board.sections.has(id) || this.sections.has(id)) sections.add(id);
     }
     this.#syncSections(board, sections, draw);
+    // A sequence's planned hand-over (or a skip) finishes a timer and starts the next in one
+    // changeset: that is the show going on, not an alarm. Its last timer, or a lone one, alerts.
+    for (const timer of finished) if (!this.movedOn.has(timer.id)) this.onFinished(timer);
     for (const id of draw) {
       const timer = board.timers.get(id);
       if (timer) this.#syncTimer(timer, now);
@@ -112,10 +117,11 @@ export class CountdownView {
    * What the whole board needs of a changed timer: whether it just finished (an alert, shown or
    * not), whether it runs (the tab title), and its sections' controls.
    * @param {Timer} timer @param {Set<string>} sections
+   * @returns {boolean} whether it just finished
    */
   #track(timer, sections) {
     const before = this.known.get(timer.id);
-    if (before === timer) return;
+    if (before === timer) return false;
     this.known.set(timer.id, timer);
     sections.add(timer.sectionID);
     if (before && before.sectionID !== timer.sectionID) sections.add(before.sectionID);
@@ -123,8 +129,9 @@ export class CountdownView {
     if (timer.run.status === RUN.running) this.running.set(timer.id, timer);
     else this.running.delete(timer.id);
     if (wasRunning || timer.run.status === RUN.running) this.nearestTimer = undefined;
-    if (justFinished(before?.run, timer.run)) this.onFinished(timer);
-    else if (before?.run.status === RUN.finished && timer.run.status !== RUN.finished) this.onCleared(timer.id);
+    if (justFinished(before?.run, timer.run)) return true;
+    if (before?.run.status === RUN.finished && timer.run.status !== RUN.finished) this.onCleared(timer.id);
+    return false;
   }
 
   /** @param {string} id a timer that is gone @param {Set<string>} sections */

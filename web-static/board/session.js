@@ -26,7 +26,8 @@ import { BoardView } from "./view.js";
 /** @typedef {import("../wire/protocol.js").Role} Role */
 /**
  * What the page around the board does when the session learns something about the board itself.
- * @typedef {{role(role: Role): void, title(title: string): void, ended(reason: string): void}} PageEvents
+ * @typedef {{role(role: Role): void, title(title: string): void, ended(reason: string): void, display(display: import("../wire/protocol.js").Display): void}} PageEvents
+ *   display: what the board's displays show changed (the Screens control follows it)
  */
 
 export class BoardSession {
@@ -51,7 +52,9 @@ export class BoardSession {
     /** Why the board stopped for good (one of ENDED), or null while it works. */
     this.ended = /** @type {string | null} */ (null);
     /** @type {PageEvents} */
-    this.page = { role() {}, title() {}, ended() {}, ...page };
+    this.page = { role() {}, title() {}, ended() {}, display() {}, ...page };
+    /** The board's display state as last told to the page. @type {import("../wire/protocol.js").Display | null} */
+    this.shownDisplay = null;
     this.title = "";
     this.status = status;
     this.titleElement = elements.title;
@@ -257,6 +260,7 @@ export class BoardSession {
     this.countdowns.sync(board, touched);
     this.presence.sync(touched);
     this.status.update({ pending: this.store.pending.length });
+    if (board.display !== this.shownDisplay) this.page.display((this.shownDisplay = board.display));
   }
 
   // MARK: edits

@@ -4,7 +4,7 @@
 // delegated listener calls it.
 
 import { ROLE } from "../wire/constants.js";
-import { absoluteLink } from "../wire/links.js";
+import { absoluteLink, displayLink } from "../wire/links.js";
 import { updateBoards, withLinks } from "../model/board_list.js";
 import { SHARE_WORDS } from "../model/sentences.js";
 
@@ -48,22 +48,57 @@ export class ShareDialog {
     this.viewLink = /** @type {HTMLInputElement} */ (byId(doc, "share-view-link"));
     this.viewNote = byId(doc, "share-view-note");
     this.viewInput = /** @type {HTMLElement} */ (this.viewLink.closest(".inline-form"));
+    this.viewDisplayRow = byId(doc, "share-view-display-row");
+    this.ownerRow = byId(doc, "share-owner-row");
+    this.ownerLink = /** @type {HTMLInputElement} */ (byId(doc, "share-owner-link"));
+    /** Each link's display link (the same key, at /b/ID/display), by the id of the link's field. */
+    this.qr = /** @type {HTMLElement} */ (byId(doc, "share-qr"));
+    this.displays = /** @type {[HTMLInputElement, HTMLInputElement][]} */ (["owner", "edit", "view"].map((role) => [
+      byId(doc, `share-${role}-link`), byId(doc, `share-${role}-display`),
+    ]));
   }
 
   /**
-   * Owner: both links, as the server says they are now (so a link replaced from another device
+   * The QR code of a link field, drawn in this browser (board/qr_code.js), under the links, with
+   * the field's label: a phone scans the board's link, or a TV's browser its display.
+   * @param {HTMLInputElement} input
+   */
+  async showQr(input) {
+    if (!input.value) return;
+    const { drawQrCode } = await import("./qr_code.js");
+    await drawQrCode(/** @type {HTMLImageElement} */ (this.qr.querySelector("img")), input.value);
+    const row = input.closest(".share-row");
+    const label = row?.querySelector("label")?.textContent ?? "";
+    /** @type {HTMLElement} */ (this.qr.querySelector("figcaption")).textContent = input.id.endsWith("-display") ? `${label}: display` : label;
+    this.qr.dataset.for = input.id;
+    this.qr.hidden = false;
+  }
+
+  /** Each shown link's display link follows it. */
+  #showDisplays() {
+    for (const [link, display] of this.displays) display.value = link.value ? displayLink(link.value) : "";
+  }
+
+  /**
+   * Owner: its own link and both others, as the server says they are now (so a link replaced from another device
    * shows its new value). Editor: its own edit link; the view link is the owner's to give. Viewer:
-   * its own view link only.
+   * its own view link only. Each link comes with its display's link.
    */
   async open() {
     const { session } = this;
     const role = session.role ?? ROLE.view;
     this.status.textContent = "";
+    this.qr.hidden = true;
     this.editRow.hidden = role === ROLE.view;
     this.viewInput.hidden = role === ROLE.edit;
     this.viewNote.hidden = role !== ROLE.edit;
+    this.viewDisplayRow.hidden = role === ROLE.edit;
+    // The owner's own link, which nobody else may be given, is the owner's to copy too.
+    this.ownerRow.hidden = role !== ROLE.owner;
+    this.ownerLink.value = role === ROLE.owner ? absoluteLink(this.origin, session.link) : "";
     this.editLink.value = role === ROLE.edit ? absoluteLink(this.origin, session.link) : "";
     this.viewLink.value = role === ROLE.view ? absoluteLink(this.origin, session.link) : "";
+    this.#showDisplays();
     if (!this.dialog.open) this.dialog.showModal();
     if (role !== ROLE.owner) return;
     this.status.textContent = SHARE_WORDS.loading;
@@ -71,6 +106,7 @@ export class ShareDialog {
       const { links } = await this.api.links(session.boardId, session.secret);
       this.editLink.value = absoluteLink(this.origin, links.edit);
       this.viewLink.value = absoluteLink(this.origin, links.view);
+      this.#showDisplays();
       this.status.textContent = "";
       updateBoards((list) => withLinks(list, session.boardId, { edit: links.edit, view: links.view }, { now: Date.now() }));
     } catch (error) {

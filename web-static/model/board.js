@@ -10,21 +10,26 @@
 // change touches is remembered first, and if a later change does not fit they are put back, in
 // reverse order, before the error is thrown, so the board is as it was.
 
-import { CHANGE, FIELD, KIND } from "../wire/constants.js";
+import { BOARD_CHANGE, CHANGE, FIELD, KIND } from "../wire/constants.js";
+import { defaultDisplay } from "../wire/protocol.js";
 import { compareByOrder } from "./order.js";
 
 /** @typedef {import("../wire/protocol.js").Section} Section */
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {import("../wire/protocol.js").Change} Change */
+/** @typedef {import("../wire/protocol.js").Display} Display */
 /** @typedef {{kind: string, id: string, before: Section | Timer | undefined}} Undo */
 /**
  * What the views read of a board: the confirmed board, or the board pending edits show (overlay.js).
  * @typedef {{
  *   readonly sections: ReadonlyMap<string, Section>,
  *   readonly timers: ReadonlyMap<string, Timer>,
+ *   readonly display: Display,
  *   timersIn(sectionId: string): Timer[],
  * }} BoardReader
  *   timersIn: a section's timers, in no particular order (orderedTimers sorts them)
+ *   display: what the screens show besides the sections; a change replaces the object, so a view
+ *   sees by identity that it changed
  */
 /**
  * What an operation writes (overlay.js, applyOp), the same on the confirmed board and on an overlay.
@@ -46,14 +51,17 @@ export class Board {
     this.timers = new Map();
     /** @type {Map<string, Set<string>>} each section's timer ids */
     this.index = new Map();
+    /** @type {Display} */
+    this.display = defaultDisplay();
   }
 
   /**
    * A board of a snapshot's entities (copied: the message stays as it came).
-   * @param {{sections: Section[], timers: Timer[]}} snapshot @returns {Board}
+   * @param {{sections: Section[], timers: Timer[], display?: Display}} snapshot @returns {Board}
    */
-  static fromSnapshot({ sections, timers }) {
+  static fromSnapshot({ sections, timers, display }) {
     const board = new Board();
+    if (display) board.display = { ...display };
     for (const section of sections) board.putSection({ ...section });
     for (const timer of timers) board.putTimer({ ...timer });
     return board;
@@ -135,10 +143,12 @@ export class StoreError extends Error {
 export function applyChanges(board, changes) {
   /** @type {Undo[]} */
   const undo = [];
+  const display = board.display;
   try {
     for (const change of changes) applyChange(board, change, undo);
   } catch (error) {
     for (const { kind, id, before } of undo.reverse()) putBack(board, kind, id, before);
+    board.display = display;
     throw error;
   }
 }
@@ -147,6 +157,11 @@ export function applyChanges(board, changes) {
 function applyChange(board, change, undo) {
   /** @param {string} kind @param {string} id */
   const remember = (kind, id) => undo.push({ kind, id, before: kind === KIND.section ? board.sections.get(id) : board.timers.get(id) });
+  // The board's own state: a new object, so views see by identity that it changed.
+  if (change.kind === BOARD_CHANGE) {
+    board.display = { ...board.display, ...change.fields };
+    return;
+  }
   if (change.action === CHANGE.insert) {
     const entity = change.entity;
     if (board.has(entity.id)) throw new StoreError(`insert of ${entity.id}, which exists`);

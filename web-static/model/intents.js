@@ -70,14 +70,15 @@ export function deleteSection(id) {
 }
 
 /**
- * The "add section" form: a new section on top, or why its title will not do.
+ * The "add section" form: a new section at the end, next to the form (so sections typed one after
+ * another stay in the order typed), or why its title will not do.
  * @param {string} title as typed @param {FieldLimits} limits
  * @returns {{ops: Op[]} | {error: string}}
  */
 export function addSection(title, limits) {
   const parsed = parseTitle(title, limits.maxTitleLength);
   if ("error" in parsed) return parsed;
-  return { ops: [protocol.addSection({ id: newEntityId(KIND.section), title: parsed.value, position: protocol.position.first })] };
+  return { ops: [protocol.addSection({ id: newEntityId(KIND.section), title: parsed.value, position: protocol.position.last })] };
 }
 
 // MARK: timers
@@ -133,7 +134,8 @@ export function deleteTimer(id) {
 }
 
 /**
- * A section's "add timer" form: a new timer on top of the section, or why it will not do. Empty
+ * A section's "add timer" form: a new timer at the end of the section, next to the form (a sequence
+ * typed Round 1, 2, 3 runs in that order), or why it will not do. Empty
  * minutes or seconds mean 0: "Eggs, 7 min" should not need a 0 typed in.
  * @param {string} sectionID @param {{title: string, minutes: string, seconds: string}} typed @param {FieldLimits} limits
  * @returns {{ops: Op[]} | {error: string}}
@@ -144,7 +146,7 @@ export function addTimer(sectionID, typed, limits) {
   const seconds = parseField("seconds", typed.seconds || "0", limits);
   for (const parsed of [title, minutes, seconds]) if ("error" in parsed) return parsed;
   const [t, m, s] = /** @type {{value: any}[]} */ ([title, minutes, seconds]).map((p) => p.value);
-  return { ops: [protocol.addTimer({ id: newEntityId(KIND.timer), sectionID, title: t, minutes: m, seconds: s, position: protocol.position.first })] };
+  return { ops: [protocol.addTimer({ id: newEntityId(KIND.timer), sectionID, title: t, minutes: m, seconds: s, position: protocol.position.last })] };
 }
 
 // MARK: a field typed in place

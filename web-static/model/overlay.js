@@ -84,6 +84,11 @@ export class Overlay {
     this.timers = new LayeredMap(base.timers, this.topTimers);
   }
 
+  /** The confirmed display: a message or a blackout shows once the server has it, on every screen at once. */
+  get display() {
+    return this.base.display;
+  }
+
   /** Every id the edits set or deleted: where what is shown may differ from the confirmed board. */
   ids() {
     return [...this.topSections.keys(), ...this.topTimers.keys()];

@@ -129,6 +129,16 @@ export function finishedText(title) {
   return `“${title}” is done`;
 }
 
+/**
+ * The one alert of several finished timers: the latest by name, the others counted.
+ * @param {string[]} titles in the order they finished
+ */
+export function finishedManyText(titles) {
+  const last = titles[titles.length - 1];
+  const more = titles.length - 1;
+  return more === 0 ? finishedText(last) : `“${last}” and ${more} other ${more === 1 ? "timer are" : "timers are"} done`;
+}
+
 /** @param {string} text an alert's */
 export function dismissText(text) {
   return `Dismiss: ${text}`;
@@ -295,3 +305,22 @@ export function apiErrorText(error) {
   if (answer.code === "board_not_found" || answer.status === 404) return "this link no longer opens the board";
   return String(answer.message);
 }
+
+/** What a display says around its countdown (pages/display.js, board/display_view.js). */
+export const DISPLAY_WORDS = Object.freeze({
+  /** @param {string} title */
+  next: (title) => `Next: ${title}`,
+  noTimers: "No timers yet",
+  missing: "This timer is not on the board any more",
+  /** The name others see for a display in presence. */
+  presenceName: "Display",
+});
+
+/** What the board page's Screens control says (board/screens_panel.js). */
+export const SCREENS_WORDS = Object.freeze({
+  noMessage: "No message on the screens.",
+  /** @param {string} text @param {boolean} flash */
+  showing: (text, flash) => `Showing${flash ? ", flashing" : ""}: “${text}”`,
+  blackoutOn: "Screens are black",
+  blackoutOff: "Black out the screens",
+});

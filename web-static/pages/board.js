@@ -12,9 +12,9 @@
 // #owner-dialog (form.rename-board, .replace-link[data-role=edit|view], #replace-confirm,
 // #replaced-link, form.delete-board [name=confirm]).
 
-import { ENDED, ROLE } from "../wire/constants.js";
+import { ENDED, MODE_KEY, ROLE } from "../wire/constants.js";
 import { parseFragment } from "../wire/links.js";
-import { loadName } from "../wire/storage.js";
+import { loadName, readStorage, writeStorage } from "../wire/storage.js";
 import { armButton } from "../dom/kit.js";
 import { buttonActions, formActions } from "../dom/delegate.js";
 import { loadBoards } from "../model/board_list.js";
@@ -22,12 +22,15 @@ import * as intents from "../model/intents.js";
 import * as actions from "../board/actions.js";
 import { renderNotify } from "../board/alerts.js";
 import { commitField, fieldInput, revertField } from "../board/field.js";
+import { TimerSelection } from "../board/selection.js";
 import { BoardSession } from "../board/session.js";
+import { runKey } from "../model/run_keys.js";
 
 /** @typedef {import("../board/status.js").StatusView} StatusView */
 /** @typedef {import("../board/share_dialog.js").ShareDialog} ShareDialog */
 /** @typedef {import("../board/owner_panel.js").OwnerPanel} OwnerPanel */
-/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null}} Dialogs  made when first opened */
+/** @typedef {import("../board/screens_panel.js").ScreensPanel} ScreensPanel */
+/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null, screens: ScreensPanel | null}} Dialogs  made when first opened */
 
 /**
  * The page a board ends on, loaded when a board ends (the first load does without it).
@@ -55,6 +58,8 @@ export function openBoardPage(doc, id, { status }) {
   page.hidden = false;
   // A hint until the server's `access` says what the link may do; owner controls wait for it.
   renderRole(page, key.role === ROLE.owner ? ROLE.edit : key.role);
+  /** @type {Dialogs | null} the dialogs made so far (the Screens dialog follows the board's display) */
+  let made = null;
   const name = loadName();
   /** @type {HTMLInputElement} */ (byId("user-name")).value = name;
   const session = new BoardSession({
@@ -63,8 +68,16 @@ export function openBoardPage(doc, id, { status }) {
       sections: byId("sections"), presence: byId("presence"), alerts: byId("timer-alerts"), title: byId("board-title"),
       myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")), sync: byId("sync-status"),
     },
-    page: { role: (role) => renderRole(page, role), ended: (reason) => void showEnded(doc, reason) },
+    page: {
+      role: (role) => renderRole(page, role),
+      ended: (reason) => void showEnded(doc, reason),
+      display: (display) => {
+        renderScreensButton(/** @type {HTMLElement} */ (doc.querySelector(".screens-open")), display);
+        made?.screens?.render(display);
+      },
+    },
   });
+  renderMode(page, readStorage(MODE_KEY) === "run");
   /** @type {HTMLInputElement} */ (byId("sound-toggle")).checked = session.alerts.sound;
   // What the browser already allows; nothing is asked until the button is pressed.
   renderNotify(byId("notify-toggle"), session.alerts.notifyState());
@@ -85,8 +98,31 @@ export function openBoardPage(doc, id, { status }) {
     // Edits the server has not confirmed would be lost with the page (unless the board is gone).
     if (store.pending.length > 0 && !session.ended) event.preventDefault();
   });
+  const open = dialogs(session, byId);
+  made = open.made;
   session.start();
-  return handlers(session, byId);
+  return handlers(session, byId, open);
+}
+
+/**
+ * Run mode or edit mode (#board-page[data-mode=run|edit], style.css): run mode shows start/pause,
+ * titles and large countdowns, and hides lengths, warning points, moves and deletes. Per device.
+ * @param {HTMLElement} page #board-page @param {boolean} run
+ */
+function renderMode(page, run) {
+  page.dataset.mode = run ? "run" : "edit";
+  const button = /** @type {HTMLElement | null} */ (page.querySelector(".mode-toggle"));
+  button?.setAttribute("aria-pressed", String(run));
+}
+
+/**
+ * The top bar's Screens button says whether a message or a blackout is on, so it shows on the
+ * board page without opening the dialog.
+ * @param {HTMLElement} button .screens-open @param {import("../wire/protocol.js").Display} display
+ */
+function renderScreensButton(button, { message, blackout }) {
+  button.dataset.message = String(message !== null);
+  button.dataset.blackout = String(blackout);
 }
 
 /**
@@ -109,7 +145,7 @@ export function renderRole(page, role) {
  */
 function dialogs(session, byId) {
   /** @type {Dialogs} */
-  const made = { share: null, owner: null };
+  const made = { share: null, owner: null, screens: null };
   const origin = location.origin;
   return {
     made,
@@ -117,6 +153,11 @@ function dialogs(session, byId) {
       const [{ ShareDialog }, { BoardApi }] = await Promise.all([import("../board/share_dialog.js"), import("../wire/api.js")]);
       made.share ??= new ShareDialog({ dialog: /** @type {HTMLDialogElement} */ (byId("share-dialog")), session, api: new BoardApi(), origin });
       return made.share;
+    },
+    async screens() {
+      const { ScreensPanel } = await import("../board/screens_panel.js");
+      made.screens ??= new ScreensPanel({ dialog: /** @type {HTMLDialogElement} */ (byId("screens-dialog")), session, origin });
+      return made.screens;
     },
     async owner() {
       const [{ OwnerPanel }, { BoardApi }] = await Promise.all([import("../board/owner_panel.js"), import("../wire/api.js")]);
@@ -130,20 +171,43 @@ function dialogs(session, byId) {
 
 /**
  * What each element of the board page means.
- * @param {BoardSession} board @param {(id: string) => HTMLElement} byId
+ * @param {BoardSession} board @param {(id: string) => HTMLElement} byId @param {ReturnType<typeof dialogs>} open
  * @returns {import("../dom/delegate.js").Handlers}
  */
-function handlers(board, byId) {
-  const open = dialogs(board, byId);
+function handlers(board, byId, open) {
+  const selection = new TimerSelection(board.view.elements);
+  /**
+   * The run keys (model/run_keys.js), when no field, button or dialog has the keyboard: Space on a
+   * focused button presses that button, as it always did. A view link moves the selection only.
+   * @param {KeyboardEvent} event
+   */
+  const runKeys = (event) => {
+    const target = /** @type {HTMLElement} */ (event.target);
+    if (event.ctrlKey || event.metaKey || event.altKey || target.closest("input, textarea, button, select, a, label, dialog, [contenteditable]")) return;
+    const decided = runKey(board.displayed, selection.id, event.key);
+    if (!decided) return;
+    event.preventDefault();
+    selection.select(decided.selected);
+    if (board.role !== ROLE.view) board.edit(decided.ops);
+  };
   // The buttons inside a dialog: it is made by then.
   const { made } = open;
   const edit = (/** @type {(b: import("../model/board.js").BoardReader) => import("../wire/protocol.js").Op[]} */ intent) => board.edit(intent(board.displayed));
   const onButton = buttonActions({
     "share-open": () => void open.share().then((dialog) => dialog.open()),
     "owner-open": () => void open.owner().then((dialog) => dialog.open()),
+    "screens-open": () => void open.screens().then((dialog) => dialog.open()),
+    "mode-toggle": (_id, button) => {
+      const run = button.getAttribute("aria-pressed") !== "true";
+      renderMode(/** @type {HTMLElement} */ (button.closest("#board-page")), run);
+      writeStorage(MODE_KEY, run ? "run" : "edit");
+    },
+    "screen-clear": () => made.screens?.clearMessage(),
+    "screen-blackout": () => made.screens?.toggleBlackout(),
     "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),
     "copy-field": (_id, button) => void import("../board/share_dialog.js").then(({ copyField }) => copyField(
       /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status")))),
+    "qr-field": (_id, button) => made.share?.showQr(/** @type {HTMLInputElement} */ (byId(button.dataset.qr ?? ""))),
     "replace-link": (_id, button) => made.owner?.askReplace(button.dataset.role === ROLE.view ? ROLE.view : ROLE.edit),
     "replace-confirm": () => made.owner?.confirmReplace(),
     "replace-cancel": () => made.owner?.cancelReplace(),
@@ -169,7 +233,7 @@ function handlers(board, byId) {
       const shown = /** @type {import("../board/alerts.js").NotifyState} */ (button.dataset.state ?? "default");
       void board.toggleNotify(shown).then((state) => renderNotify(button, state));
     },
-    "alert-dismiss": (_id, button) => board.alerts.hide(/** @type {HTMLElement} */ (button.closest(".timer-alert")).dataset.timerId ?? ""),
+    "alert-dismiss": () => board.alerts.dismiss(),
   });
   return {
     /** @param {MouseEvent} event */
@@ -182,12 +246,14 @@ function handlers(board, byId) {
       "name-form": (form) => actions.setName(board, /** @type {HTMLInputElement} */ (form.elements.namedItem("name"))),
       "rename-board": () => made.owner?.rename(),
       "delete-board": () => made.owner?.deleteBoard(),
+      "screen-message": () => made.screens?.send(),
       "add-section": (form) => actions.addSection(board, form),
       "add-timer": (form) => actions.addTimer(board, form),
     }),
     /** @param {KeyboardEvent} event */
     keydown(event) {
       const input = fieldInput(event.target);
+      if (!input && !event.isComposing) return runKeys(event);
       if (!input || event.isComposing) return;
       if (event.key === "Enter") {
         event.preventDefault();

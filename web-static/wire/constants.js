@@ -49,11 +49,31 @@ export const OP = Object.freeze({
   skipSection: "skipSection",
   /** A sequence section: every timer back to idle, the first starts now. */
   restartSection: "restartSection",
+  /** What every display shows (docs/protocol.md "Screens"): a message, a blackout. */
+  showMessage: "showMessage",
+  clearMessage: "clearMessage",
+  setBlackout: "setBlackout",
 });
 
 /** The key that names a change's action, and the entity kinds it applies to. */
 export const CHANGE = Object.freeze({ insert: "insert", update: "update", delete: "delete" });
 export const KIND = Object.freeze({ section: "section", timer: "timer" });
+/** `{"update":"board", …}`: a change of the board's own state (its `display`), with no id. */
+export const BOARD_CHANGE = "board";
+
+/** The board's `display` (docs/protocol.md "Screens") and its fields, as spelled on the wire. */
+export const DISPLAY = Object.freeze({
+  key: "display",
+  message: "message",
+  text: "text",
+  flash: "flash",
+  shownAt: "shownAt",
+  blackout: "blackout",
+  timeZone: "timeZone",
+  on: "on",
+  /** What a board without `display` in its snapshot shows. */
+  defaultTimeZone: "UTC",
+});
 
 /** Entity fields, as spelled on the wire. */
 export const FIELD = Object.freeze({
@@ -239,3 +259,5 @@ export const NAME_KEY = "timerboard.name";
 export const SOUND_KEY = "timerboard.sound";
 /** Whether system notifications are wanted on this device ("off" once turned off; the browser's permission decides the rest). */
 export const NOTIFY_KEY = "timerboard.notify";
+/** Whether this device shows boards in run mode (large countdowns, no lengths, moves or deletes): "run" or absent. */
+export const MODE_KEY = "timerboard.mode";

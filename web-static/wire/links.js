@@ -18,6 +18,29 @@ export function boardIdFromPath(pathname) {
   return BOARD_ROUTE.exec(pathname)?.[1] ?? null;
 }
 
+/** A board's display (docs/protocol.md "Screens"): /b/ID/display, or /b/ID/display/TIMER for one timer. */
+const DISPLAY_ROUTE = new RegExp(`^${BOARD_PATH_PREFIX}(${ID_CHARACTERS})/display(?:/(${ID_CHARACTERS}))?/?$`);
+
+/**
+ * @param {string} pathname
+ * @returns {{board: string, timer: string | null} | null} the board (and timer) of a display's path
+ */
+export function displayFromPath(pathname) {
+  const match = DISPLAY_ROUTE.exec(pathname);
+  return match ? { board: match[1], timer: match[2] ?? null } : null;
+}
+
+/**
+ * The display link of a board link ("/b/ID#edit=S" → "/b/ID/display#edit=S"): the same key, so
+ * any role's link opens the display, and the secret stays in the fragment.
+ * @param {string} link a link as linkPath builds it, relative or absolute
+ */
+export function displayLink(link) {
+  const hashAt = link.indexOf("#");
+  if (hashAt < 0) return link;
+  return `${link.slice(0, hashAt).replace(/\/$/, "")}/display${link.slice(hashAt)}`;
+}
+
 /**
  * The role and secret in a board page's fragment ("#edit=SECRET"), or null when it holds none (or
  * an invalid one). Should a fragment name several roles, the strongest wins; any other parameter

@@ -1,0 +1,68 @@
+"""Issue 35: the board page's run keys. With no field or button focused, the arrows select a timer,
+Space starts or pauses it, + and − add or take a minute, N skips to a sequence's next timer."""
+import re
+
+from playwright.sync_api import expect
+
+from conftest import add_section, add_timer, section, timer, wait_synced
+
+
+def test_run_keys_select_start_adjust_and_skip(user, server, board):
+    a = user("Ada")
+    add_section(a, "Rounds")
+    add_timer(a, "Rounds", "Round 1", 5, 0)
+    add_timer(a, "Rounds", "Round 2", 5, 0)
+    section(a, "Rounds").locator(".section-sequence").click()
+    wait_synced(a)
+    # Away from any field or button: the keys are the board's.
+    a.locator("#board-title").click()
+    keys = a.keyboard
+
+    keys.press("ArrowDown")
+    expect(timer(a, "Round 1")).to_have_attribute("data-selected", "true")
+    keys.press(" ")
+    expect(timer(a, "Round 1")).to_have_attribute("data-status", "running")
+    countdown = timer(a, "Round 1").locator(".timer-countdown")
+    keys.press("+")
+    expect(countdown).to_have_text(re.compile(r"^5:5\d$"))
+    keys.press("-")
+    expect(countdown).to_have_text(re.compile(r"^4:5\d$"))
+    keys.press("ArrowDown")
+    expect(timer(a, "Round 2")).to_have_attribute("data-selected", "true")
+    expect(timer(a, "Round 1")).not_to_have_attribute("data-selected", "true")
+    # N: the sequence goes on to its next timer.
+    keys.press("n")
+    expect(timer(a, "Round 2")).to_have_attribute("data-status", "running")
+    expect(timer(a, "Round 1")).to_have_attribute("data-status", "finished")
+    keys.press(" ")
+    expect(timer(a, "Round 2")).to_have_attribute("data-status", "paused")
+    wait_synced(a)
+    # Typing in a field is typing: a space there starts nothing.
+    timer(a, "Round 1").locator(".timer-title").focus()
+    keys.press(" ")
+    expect(timer(a, "Round 2")).to_have_attribute("data-status", "paused")
+    assert a.errors == []
+
+
+def test_run_mode_shows_large_countdowns_and_hides_what_edits_until_edit_mode(user, board):
+    a = user("Ada")
+    add_section(a, "Show")
+    add_timer(a, "Show", "Opening", 5, 0)
+    row = timer(a, "Opening")
+    expect(row.locator(".timer-minutes")).to_be_visible()
+    edit_size = row.locator(".timer-countdown").bounding_box()["height"]
+    mode = a.locator(".mode-toggle")
+    mode.click()
+    expect(mode).to_have_attribute("aria-pressed", "true")
+    for hidden in (".timer-minutes", ".timer-warnAt", ".timer-delete", "form.add-timer"):
+        expect(a.locator(f"[data-kind=section] {hidden}").first).to_be_hidden()
+    expect(a.locator("form.add-section")).to_be_hidden()
+    expect(row.locator(".timer-toggle")).to_be_visible()
+    assert row.locator(".timer-countdown").bounding_box()["height"] > edit_size
+    # This device remembers it.
+    a.reload()
+    expect(a.locator(".mode-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(timer(a, "Opening").locator(".timer-minutes")).to_be_hidden()
+    a.locator(".mode-toggle").click()
+    expect(timer(a, "Opening").locator(".timer-minutes")).to_be_visible()
+    assert a.errors == []

@@ -1,0 +1,121 @@
+// @ts-check
+// What a display draws (pages/display.js): the shown timer's countdown as large as the screen
+// allows, its title and section, a progress bar, the next timer, the board's message and the
+// blackout. The timer is picked from the board (model/display_pick.js); its face (text, amber,
+// red, "Done") is the board page's (model/timer_face.js). One timeout, set for when the face next
+// changes by itself (at most a second away while it runs, so the bar moves too).
+//
+// Stable selectors: #display-page[data-phase=""|warn|over|done][data-status=idle|running|paused|finished]
+// [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-next,
+// .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
+
+import { setText } from "../dom/kit.js";
+import { pickDisplayed } from "../model/display_pick.js";
+import { DISPLAY_WORDS } from "../model/sentences.js";
+import { countedMs, lengthMs, msUntilChange, timerFace } from "../model/timer_face.js";
+
+/** @typedef {import("../model/board.js").BoardReader} BoardReader */
+/** @typedef {import("../model/display_pick.js").DisplayPick} DisplayPick */
+/** @typedef {import("../wire/protocol.js").Display} Display */
+
+/** A running bar moves at least this often, between the countdown's own seconds. */
+const BAR_STEP_MS = 1000;
+
+/**
+ * The width of a countdown's text in em, a little over what common sans-serif fonts draw
+ * (bold tabular digits are 0.55 to 0.7 em wide), so it never overflows the screen.
+ * @param {string} text
+ */
+export function emWidth(text) {
+  let em = 0;
+  for (const char of text) em += char === ":" ? 0.4 : char === "+" ? 0.9 : 0.72;
+  return Math.round(em * 100) / 100;
+}
+
+export class DisplayView {
+  /**
+   * @param {{page: HTMLElement, clock: {serverNow(): number}, timerId: string | null}} options
+   *   timerId: the one timer the address names (/display/TIMER), or null for the board's current one
+   */
+  constructor({ page, clock, timerId }) {
+    this.page = page;
+    this.clock = clock;
+    this.timerId = timerId;
+    const part = (/** @type {string} */ name) => /** @type {HTMLElement} */ (page.querySelector(name));
+    this.countdown = part(".display-countdown");
+    this.title = part(".display-title");
+    this.section = part(".display-section");
+    this.next = part(".display-next");
+    this.progress = part(".display-progress");
+    this.bar = part(".display-progress-bar");
+    this.message = part(".display-message");
+    this.blackout = part(".display-blackout");
+    /** @type {DisplayPick} */
+    this.pick = { timer: null, section: null, next: null, movedOn: false, missing: false };
+    /** @type {Display | null} the display state last drawn */
+    this.display = null;
+    /** The one pending wake-up, or null. */
+    this.wakeUp = /** @type {any} */ (null);
+  }
+
+  /** The board changed: pick the timer again, and draw what differs. @param {BoardReader} board */
+  render(board) {
+    this.pick = pickDisplayed(board, this.timerId);
+    const { timer, section, next, missing } = this.pick;
+    setText(this.title, timer ? timer.title : missing ? DISPLAY_WORDS.missing : DISPLAY_WORDS.noTimers);
+    setText(this.section, section ? section.title : "");
+    setText(this.next, next ? DISPLAY_WORDS.next(next.title) : "");
+    this.next.hidden = !next;
+    this.countdown.hidden = !timer;
+    this.progress.hidden = !timer;
+    if (board.display !== this.display) this.#renderScreen(board.display);
+    this.tick();
+  }
+
+  /** Draws the countdown, its phase and the bar now, and wakes up when they next change. */
+  tick() {
+    if (this.wakeUp !== null) clearTimeout(this.wakeUp);
+    this.wakeUp = null;
+    const { timer, movedOn } = this.pick;
+    if (!timer) {
+      delete this.page.dataset.phase;
+      delete this.page.dataset.status;
+      return;
+    }
+    const now = this.clock.serverNow();
+    const face = timerFace(timer, now, movedOn);
+    if (this.countdown.textContent !== face.text) {
+      this.countdown.textContent = face.text;
+      // How wide the text is, in em (display.css sizes the digits by it): "+12:34" needs more room than "9:59".
+      this.countdown.style.setProperty("--em", String(emWidth(face.text)));
+    }
+    if (this.page.dataset.phase !== face.phase) this.page.dataset.phase = face.phase;
+    if (this.page.dataset.status !== timer.run.status) this.page.dataset.status = timer.run.status;
+    this.countdown.setAttribute("aria-label", `${face.text}, ${face.word}`);
+    const length = lengthMs(timer);
+    const done = length > 0 ? Math.min(1, Math.max(0, countedMs(timer, now) / length)) : 1;
+    this.bar.style.transform = `scaleX(${done})`;
+    const wait = Math.min(msUntilChange(timer, now, movedOn), timer.run.status === "running" ? BAR_STEP_MS : Infinity);
+    if (Number.isFinite(wait)) this.wakeUp = setTimeout(() => this.tick(), Math.max(wait, 16));
+  }
+
+  /** The board's message and blackout. @param {Display} display */
+  #renderScreen(display) {
+    const before = this.display;
+    this.display = display;
+    const { message, blackout } = display;
+    this.page.dataset.blackout = String(blackout);
+    this.blackout.hidden = !blackout;
+    this.message.hidden = !message;
+    if (!message) return;
+    setText(this.message, message.text);
+    this.message.dataset.flash = String(message.flash);
+    if (!message.flash) this.message.classList.remove("flashing");
+    // The same text shown again is a new message (a new shownAt): it flashes from the start again.
+    else if (before?.message?.shownAt !== message.shownAt) {
+      this.message.classList.remove("flashing");
+      void this.message.offsetWidth;
+      this.message.classList.add("flashing");
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// @ts-check
+// The Screens dialog of the board page (editors and owners): a message for every display of the
+// board (optionally flashing), clearing it in one press, blacking the displays out and back, and a
+// link that opens a display. Messages and blackout are board state (docs/protocol.md "Screens"): it
+// sends edits through the session and draws what the server confirmed, so every editor's dialog
+// says the same. It fills fixed elements of index.html; pages/board.js's delegated listener calls it.
+//
+// Stable selectors: #screens-dialog: form.screen-message ([name=text], [name=flash]), #screen-message-now,
+// .screen-clear, .screen-blackout[aria-pressed], #screen-display-link.
+
+import { absoluteLink, displayLink } from "../wire/links.js";
+import { clearMessage, setBlackout, showMessage } from "../wire/protocol.js";
+import { setText } from "../dom/kit.js";
+import { SCREENS_WORDS } from "../model/sentences.js";
+
+/** @typedef {import("./session.js").BoardSession} BoardSession */
+/** @typedef {import("../wire/protocol.js").Display} Display */
+
+export class ScreensPanel {
+  /** @param {{dialog: HTMLDialogElement, session: BoardSession, origin: string}} options */
+  constructor({ dialog, session, origin }) {
+    this.dialog = dialog;
+    this.session = session;
+    this.origin = origin;
+    const part = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (dialog.querySelector(selector));
+    this.form = /** @type {HTMLFormElement} */ (part("form.screen-message"));
+    this.now = part("#screen-message-now");
+    this.clear = /** @type {HTMLButtonElement} */ (part(".screen-clear"));
+    this.blackout = /** @type {HTMLButtonElement} */ (part(".screen-blackout"));
+    this.link = /** @type {HTMLAnchorElement} */ (part("#screen-display-link"));
+  }
+
+  open() {
+    this.render(this.session.displayed.display);
+    this.link.href = absoluteLink(this.origin, displayLink(this.session.link));
+    if (!this.dialog.open) this.dialog.showModal();
+  }
+
+  /** What the server confirmed the displays show. @param {Display} display */
+  render({ message, blackout }) {
+    setText(this.now, message ? SCREENS_WORDS.showing(message.text, message.flash) : SCREENS_WORDS.noMessage);
+    this.clear.disabled = message === null;
+    this.blackout.setAttribute("aria-pressed", String(blackout));
+    setText(this.blackout, blackout ? SCREENS_WORDS.blackoutOn : SCREENS_WORDS.blackoutOff);
+  }
+
+  /** The form's message goes to every display; the field empties for the next one. */
+  send() {
+    const text = /** @type {HTMLInputElement} */ (this.form.elements.namedItem("text"));
+    const flash = /** @type {HTMLInputElement} */ (this.form.elements.namedItem("flash"));
+    const trimmed = text.value.trim();
+    if (!trimmed) return;
+    this.session.edit([showMessage({ text: trimmed, flash: flash.checked })]);
+    text.value = "";
+  }
+
+  clearMessage() {
+    this.session.edit([clearMessage()]);
+  }
+
+  toggleBlackout() {
+    this.session.edit([setBlackout({ on: !this.session.displayed.display.blackout })]);
+  }
+}

@@ -10,18 +10,20 @@
 // change touches is remembered first, and if a later change does not fit they are put back, in
 // reverse order, before the error is thrown, so the board is as it was.
 
-import { CHANGE, FIELD, KIND } from "../wire/constants.js";
+import { BOARD_KIND, CHANGE, FIELD, KIND } from "../wire/constants.js";
 import { compareByOrder } from "./order.js";
 
 /** @typedef {import("../wire/protocol.js").Section} Section */
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {import("../wire/protocol.js").Change} Change */
-/** @typedef {{kind: string, id: string, before: Section | Timer | undefined}} Undo */
+/** @typedef {import("../wire/protocol.js").Display} Display */
+/** @typedef {{kind: string, id: string, before: Section | Timer | Display | undefined}} Undo */
 /**
  * What the views read of a board: the confirmed board, or the board pending edits show (overlay.js).
  * @typedef {{
  *   readonly sections: ReadonlyMap<string, Section>,
  *   readonly timers: ReadonlyMap<string, Timer>,
+ *   readonly display: Display,
  *   timersIn(sectionId: string): Timer[],
  * }} BoardReader
  *   timersIn: a section's timers, in no particular order (orderedTimers sorts them)
@@ -46,14 +48,17 @@ export class Board {
     this.timers = new Map();
     /** @type {Map<string, Set<string>>} each section's timer ids */
     this.index = new Map();
+    /** What every screen shows besides the sections (message, blackout, time zone): only what is not default. @type {Display} */
+    this.display = {};
   }
 
   /**
    * A board of a snapshot's entities (copied: the message stays as it came).
-   * @param {{sections: Section[], timers: Timer[]}} snapshot @returns {Board}
+   * @param {{sections: Section[], timers: Timer[], display?: Display}} snapshot @returns {Board}
    */
-  static fromSnapshot({ sections, timers }) {
+  static fromSnapshot({ sections, timers, display }) {
     const board = new Board();
+    board.display = { ...display };
     for (const section of sections) board.putSection({ ...section });
     for (const timer of timers) board.putTimer({ ...timer });
     return board;
@@ -147,6 +152,12 @@ export function applyChanges(board, changes) {
 function applyChange(board, change, undo) {
   /** @param {string} kind @param {string} id */
   const remember = (kind, id) => undo.push({ kind, id, before: kind === KIND.section ? board.sections.get(id) : board.timers.get(id) });
+  if (change.kind === BOARD_KIND) {
+    // A new object, as for entities: whoever kept the old one sees by identity that it changed.
+    undo.push({ kind: BOARD_KIND, id: "", before: board.display });
+    board.display = { ...board.display, ...change.fields };
+    return;
+  }
   if (change.action === CHANGE.insert) {
     const entity = change.entity;
     if (board.has(entity.id)) throw new StoreError(`insert of ${entity.id}, which exists`);
@@ -179,10 +190,12 @@ function applyChange(board, change, undo) {
   else board.putTimer(updated);
 }
 
-/** @param {Board} board @param {string} kind @param {string} id @param {Section | Timer | undefined} before */
+/** @param {Board} board @param {string} kind @param {string} id @param {Section | Timer | Display | undefined} before */
 function putBack(board, kind, id, before) {
   // In reverse order, so a section inserted by the changeset has lost the timers it gained by now.
-  if (kind === KIND.section) {
+  if (kind === BOARD_KIND) {
+    board.display = /** @type {Display} */ (before);
+  } else if (kind === KIND.section) {
     if (before) board.putSection(/** @type {Section} */ (before));
     else board.removeSection(id);
   } else if (before) {

@@ -84,6 +84,11 @@ export class Overlay {
     this.timers = new LayeredMap(base.timers, this.topTimers);
   }
 
+  /** The board's display: pending edits do not change it (it shows when the server's change comes). */
+  get display() {
+    return this.base.display;
+  }
+
   /** Every id the edits set or deleted: where what is shown may differ from the confirmed board. */
   ids() {
     return [...this.topSections.keys(), ...this.topTimers.keys()];

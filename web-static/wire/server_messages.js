@@ -2,7 +2,7 @@
 // What the server sends (docs/protocol.md), read and checked: a validating parser for every server
 // message, whose errors name the field at fault. Pure: no DOM, no socket, no state.
 
-import { CHANGE, DEFAULT_LIMITS, FIELD, KIND, MSG, PRESENCE, ROLES, RUN } from "./constants.js";
+import { BOARD_KIND, CHANGE, DEFAULT_LIMITS, FIELD, KIND, MSG, PRESENCE, ROLES, RUN, TIMER_KINDS } from "./constants.js";
 import { isValidId } from "./ids.js";
 import { idleRun, withoutUndefined } from "./protocol.js";
 
@@ -15,6 +15,7 @@ import { idleRun, withoutUndefined } from "./protocol.js";
 /** @typedef {import("./protocol.js").Limits} Limits */
 /** @typedef {import("./protocol.js").PresenceUser} PresenceUser */
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol.js").Display} Display */
 
 /** A server message that does not follow docs/protocol.md. */
 export class ProtocolError extends Error {
@@ -63,6 +64,7 @@ const SERVER_PARSERS = {
     rev: r.int("rev"),
     sections: r.array("sections").map(parseSection),
     timers: r.array("timers").map(parseTimer),
+    display: r.has(FIELD.display) ? parseDisplay(r.object(FIELD.display)) : undefined,
   }),
   [MSG.access]: (r) => {
     const role = r.string("role");
@@ -75,11 +77,13 @@ const SERVER_PARSERS = {
   }),
   [MSG.renamed]: (r) => ({ type: MSG.renamed, title: r.string("title") }),
   [MSG.changes]: (r) => ({ type: MSG.changes, rev: r.int("rev"), changes: r.array("changes").map(parseChange) }),
-  [MSG.ack]: (r) => ({
+  [MSG.ack]: (r) => withoutUndefined({
     type: MSG.ack,
     opId: r.string("opId"),
     rev: r.int("rev"),
     duplicate: r.optional("duplicate", "bool") ?? false,
+    // An undo's: what it left as it was, because someone changed it since.
+    skipped: r.has(FIELD.skipped) ? r.array(FIELD.skipped).map((item) => withoutUndefined({ id: item.optional(FIELD.id, "string"), field: item.string("field") })) : undefined,
   }),
   [MSG.reject]: (r) => {
     const current = r.optional("current", "object");
@@ -145,6 +149,7 @@ function parseSection(r) {
   };
   // sequence and loop only when sent (a server from before issue 18 sends neither): absent is false.
   withOptional(section, FIELD.sequence, r.optional(FIELD.sequence, "bool"));
+  withOptional(section, FIELD.finishAt, r.nullable(FIELD.finishAt));
   return withOptional(section, FIELD.loop, r.optional(FIELD.loop, "bool"));
 }
 
@@ -160,8 +165,28 @@ function parseTimer(r) {
     order: r.string(FIELD.order),
     run: r.has(FIELD.run) ? parseRun(r.object(FIELD.run)) : idleRun(),
   };
+  // Time of day (absent: a countdown, no schedule).
+  withOptional(timer, FIELD.kind, r.timerKind(FIELD.kind));
+  withOptional(timer, FIELD.startAt, r.nullable(FIELD.startAt));
+  withOptional(timer, FIELD.targetAt, r.nullable(FIELD.targetAt));
   // Only when sent: absent is 0, no warning.
   return withOptional(timer, FIELD.warnAt, r.optional(FIELD.warnAt, "int"));
+}
+
+/**
+ * The board's display as a snapshot or an `{"update":"board"}` carries it: only what is there
+ * (a message of null: cleared). A server may add fields; those are left out.
+ * @param {Reader} r @returns {Display}
+ */
+function parseDisplay(r) {
+  /** @type {Display} */
+  const display = {};
+  if (r.has("message")) {
+    const message = r.value.message === null ? null : r.object("message");
+    display.message = message && { text: message.string("text"), flash: message.bool("flash"), shownAt: message.number("shownAt") };
+  }
+  withOptional(display, "blackout", r.optional("blackout", "bool"));
+  return withOptional(display, FIELD.timeZone, r.optional(FIELD.timeZone, "string"));
 }
 
 const RUN_STATUSES = [RUN.idle, RUN.running, RUN.paused, RUN.finished];
@@ -195,6 +220,8 @@ const UPDATE_FIELDS = {
     [FIELD.order]: "string", [FIELD.warnAt]: "int",
   },
 };
+/** Fields an update may clear with null (time of day). */
+const NULLABLE_FIELDS = { [KIND.section]: [FIELD.finishAt], [KIND.timer]: [FIELD.startAt, FIELD.targetAt] };
 
 /** @param {Reader} r @returns {Change} */
 function parseChange(r) {
@@ -205,13 +232,16 @@ function parseChange(r) {
       : { action: CHANGE.insert, kind, entity: parseTimer(r) };
   }
   if (r.has(CHANGE.update)) {
+    if (r.value[CHANGE.update] === BOARD_KIND) return { action: CHANGE.update, kind: BOARD_KIND, id: "", fields: parseDisplay(r) };
     const kind = r.kind(CHANGE.update);
-    /** @type {Record<string, string | number | boolean>} */
+    /** @type {Record<string, any>} */
     const fields = {};
     for (const [key, type] of Object.entries(UPDATE_FIELDS[kind])) {
       const value = r.optional(key, /** @type {FieldType} */ (type));
       if (value !== undefined) fields[key] = value;
     }
+    for (const key of NULLABLE_FIELDS[kind]) withOptional(fields, key, r.nullable(key));
+    if (kind === KIND.timer) withOptional(fields, FIELD.kind, r.timerKind(FIELD.kind));
     if (kind === KIND.timer && r.has(FIELD.run)) fields[FIELD.run] = parseRun(r.object(FIELD.run));
     return { action: CHANGE.update, kind, id: r.id(FIELD.id), fields };
   }
@@ -285,6 +315,18 @@ class Reader {
     const value = this.value[key];
     if (!Array.isArray(value)) throw new ProtocolError(`${this.path}.${key} must be an array`);
     return value.map((item, index) => new Reader(item, () => `${this.path}.${key}[${index}]`));
+  }
+
+  /** A number, null (cleared) or undefined (absent). @param {string} key @returns {number | null | undefined} */
+  nullable(key) {
+    return this.value[key] === null ? null : this.optional(key, "number");
+  }
+
+  /** A timer's kind, or undefined when absent. @param {string} key */
+  timerKind(key) {
+    const kind = this.optional(key, "string");
+    if (kind !== undefined && !TIMER_KINDS.includes(kind)) throw new ProtocolError(`${this.path}.${key} must be one of ${TIMER_KINDS.join(", ")}`);
+    return /** @type {Timer["kind"]} */ (kind);
   }
 
   /** @param {string} key @returns {Kind} */

@@ -23,11 +23,13 @@ import * as actions from "../board/actions.js";
 import { renderNotify } from "../board/alerts.js";
 import { commitField, fieldInput, revertField } from "../board/field.js";
 import { BoardSession } from "../board/session.js";
+import { undoKey } from "../board/undo.js";
 
 /** @typedef {import("../board/status.js").StatusView} StatusView */
 /** @typedef {import("../board/share_dialog.js").ShareDialog} ShareDialog */
 /** @typedef {import("../board/owner_panel.js").OwnerPanel} OwnerPanel */
-/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null}} Dialogs  made when first opened */
+/** @typedef {import("../board/history_panel.js").HistoryPanel} HistoryPanel */
+/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null, history: HistoryPanel | null}} Dialogs  made when first opened */
 
 /**
  * The page a board ends on, loaded when a board ends (the first load does without it).
@@ -62,6 +64,7 @@ export function openBoardPage(doc, id, { status }) {
     elements: {
       sections: byId("sections"), presence: byId("presence"), alerts: byId("timer-alerts"), title: byId("board-title"),
       myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")), sync: byId("sync-status"),
+      undoButtons: /** @type {HTMLElement[]} */ ([...doc.querySelectorAll(".undo-button, .redo-button")]),
     },
     page: { role: (role) => renderRole(page, role), ended: (reason) => void showEnded(doc, reason) },
   });
@@ -109,7 +112,7 @@ export function renderRole(page, role) {
  */
 function dialogs(session, byId) {
   /** @type {Dialogs} */
-  const made = { share: null, owner: null };
+  const made = { share: null, owner: null, history: null };
   const origin = location.origin;
   return {
     made,
@@ -117,6 +120,11 @@ function dialogs(session, byId) {
       const [{ ShareDialog }, { BoardApi }] = await Promise.all([import("../board/share_dialog.js"), import("../wire/api.js")]);
       made.share ??= new ShareDialog({ dialog: /** @type {HTMLDialogElement} */ (byId("share-dialog")), session, api: new BoardApi(), origin });
       return made.share;
+    },
+    async history() {
+      const [{ HistoryPanel }, { BoardApi }] = await Promise.all([import("../board/history_panel.js"), import("../wire/api.js")]);
+      made.history ??= new HistoryPanel({ dialog: /** @type {HTMLDialogElement} */ (byId("history-dialog")), session, api: new BoardApi() });
+      return made.history;
     },
     async owner() {
       const [{ OwnerPanel }, { BoardApi }] = await Promise.all([import("../board/owner_panel.js"), import("../wire/api.js")]);
@@ -144,6 +152,16 @@ function handlers(board, byId) {
     "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),
     "copy-field": (_id, button) => void import("../board/share_dialog.js").then(({ copyField }) => copyField(
       /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status")))),
+    "undo-button": () => board.undo.undo(),
+    "redo-button": () => board.undo.redo(),
+    "toast-undo": (_id, button) => {
+      board.undo.undo(button.dataset.opId);
+      button.closest(".toast")?.remove();
+    },
+    "history-open": () => void open.history().then((panel) => panel.open()),
+    "history-more": () => void made.history?.older(),
+    "history-restore": (_id, button) => made.history?.restore(Number(button.dataset.rev)),
+    "history-report": () => void made.history?.downloadReport(),
     "replace-link": (_id, button) => made.owner?.askReplace(button.dataset.role === ROLE.view ? ROLE.view : ROLE.edit),
     "replace-confirm": () => made.owner?.confirmReplace(),
     "replace-cancel": () => made.owner?.cancelReplace(),
@@ -187,6 +205,12 @@ function handlers(board, byId) {
     }),
     /** @param {KeyboardEvent} event */
     keydown(event) {
+      // Ctrl+Z / Ctrl+Shift+Z outside text fields: this page's own edits, through the server.
+      const undo = undoKey(event);
+      if (undo) {
+        event.preventDefault();
+        return undo === "undo" ? board.undo.undo() : board.undo.redo();
+      }
       const input = fieldInput(event.target);
       if (!input || event.isComposing) return;
       if (event.key === "Enter") {

@@ -57,6 +57,26 @@ export class BoardApi {
   }
 
   /**
+   * A page of the board's history, newest first (any role's secret).
+   * @param {string} id @param {string} secret @param {number | null} [before] the `next` of the page before
+   * @returns {Promise<{entries: any[], next: number | null}>} entries as docs/protocol.md shows them
+   */
+  history(id, secret, before) {
+    return this.#request("GET", `${boardPath(id)}/history${before == null ? "" : `?before=${before}`}`, secret);
+  }
+
+  /**
+   * The report of the board's timer runs, as a CSV file: fetched with the secret in the header
+   * (a plain link could not carry it), for the page to hand to the browser as a download.
+   * @param {string} id @param {string} secret @returns {Promise<Blob>}
+   */
+  async reportCsv(id, secret) {
+    const response = await this.fetch(`${boardPath(id)}/report.csv`, { headers: { Authorization: `Bearer ${secret}` } });
+    if (!response.ok) throw new ApiError(response.status, "", `${response.status} ${response.statusText}`.trim());
+    return response.blob();
+  }
+
+  /**
    * @param {string} method @param {string} path @param {string | null} secret @param {object} [body]
    * @returns {Promise<any>} the parsed answer, null for an empty one (204)
    */

@@ -74,6 +74,16 @@ export class CountdownView {
     this.nearestTimer = null;
     /** The one pending wake-up, or null. */
     this.wakeUp = /** @type {any} */ (null);
+    /** The board's time zone: clocks and scheduled starts are told in it. */
+    this.zone = "UTC";
+  }
+
+  /** The board's time zone changed: every face that tells a time of day is drawn again. @param {string} zone */
+  setZone(zone) {
+    if (zone === this.zone) return;
+    this.zone = zone;
+    const now = this.clock.serverNow();
+    for (const entry of this.shown.values()) this.#draw(entry, now);
   }
 
   /**
@@ -225,7 +235,7 @@ export class CountdownView {
 
   /** @param {Entry} entry @param {number} now */
   #draw(entry, now) {
-    const face = timerFace(entry.timer, now, entry.movedOn);
+    const face = timerFace(entry.timer, now, entry.movedOn, this.zone);
     if (face.text !== entry.text) {
       writeCountdown(countdownOf(entry.element), face.text);
       entry.text = face.text;

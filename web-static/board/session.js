@@ -15,6 +15,7 @@ import { orderedSections, orderedTimers } from "../model/board.js";
 import { updateBoards, withOpened, withTitle, withoutBoard, withoutLink } from "../model/board_list.js";
 import { NOTIFY_TOASTS, SLOWED, UNTITLED_BOARD, connectionDetailText, itemText, lostEditText, rejectText } from "../model/sentences.js";
 import { Store } from "../model/store.js";
+import { boardZone } from "../model/wall_clock.js";
 import { TimerAlerts } from "./alerts.js";
 import { CountdownView } from "./countdowns.js";
 import { PresenceView } from "./presence.js";
@@ -264,6 +265,8 @@ export class BoardSession {
     const board = this.store.displayed;
     this.view.render(board, touched);
     this.countdowns.sync(board, touched);
+    // Clocks and scheduled starts are told in the board's zone, whatever this screen's own.
+    this.countdowns.setZone(boardZone(board.display));
     this.presence.sync(touched);
     this.status.update({ pending: this.store.pending.length });
   }

@@ -29,7 +29,8 @@ import { undoKey } from "../board/undo.js";
 /** @typedef {import("../board/share_dialog.js").ShareDialog} ShareDialog */
 /** @typedef {import("../board/owner_panel.js").OwnerPanel} OwnerPanel */
 /** @typedef {import("../board/history_panel.js").HistoryPanel} HistoryPanel */
-/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null, history: HistoryPanel | null}} Dialogs  made when first opened */
+/** @typedef {import("../board/time_dialog.js").TimeDialog} TimeDialog */
+/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null, history: HistoryPanel | null, time: TimeDialog | null}} Dialogs  made when first opened */
 
 /**
  * The page a board ends on, loaded when a board ends (the first load does without it).
@@ -112,7 +113,7 @@ export function renderRole(page, role) {
  */
 function dialogs(session, byId) {
   /** @type {Dialogs} */
-  const made = { share: null, owner: null, history: null };
+  const made = { share: null, owner: null, history: null, time: null };
   const origin = location.origin;
   return {
     made,
@@ -120,6 +121,11 @@ function dialogs(session, byId) {
       const [{ ShareDialog }, { BoardApi }] = await Promise.all([import("../board/share_dialog.js"), import("../wire/api.js")]);
       made.share ??= new ShareDialog({ dialog: /** @type {HTMLDialogElement} */ (byId("share-dialog")), session, api: new BoardApi(), origin });
       return made.share;
+    },
+    async time() {
+      const { TimeDialog } = await import("../board/time_dialog.js");
+      made.time ??= new TimeDialog({ dialog: /** @type {HTMLDialogElement} */ (byId("time-dialog")), session });
+      return made.time;
     },
     async history() {
       const [{ HistoryPanel }, { BoardApi }] = await Promise.all([import("../board/history_panel.js"), import("../wire/api.js")]);
@@ -148,7 +154,11 @@ function handlers(board, byId) {
   const edit = (/** @type {(b: import("../model/board.js").BoardReader) => import("../wire/protocol.js").Op[]} */ intent) => board.edit(intent(board.displayed));
   const onButton = buttonActions({
     "share-open": () => void open.share().then((dialog) => dialog.open()),
-    "owner-open": () => void open.owner().then((dialog) => dialog.open()),
+    "owner-open": () => {
+      void open.owner().then((dialog) => dialog.open());
+      void import("../board/time_dialog.js").then(({ fillTimeZoneForm }) => fillTimeZoneForm(
+        /** @type {HTMLFormElement} */ (byId("owner-dialog").querySelector(".time-zone-form")), board.displayed.display.timeZone ?? "UTC"));
+    },
     "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),
     "copy-field": (_id, button) => void import("../board/share_dialog.js").then(({ copyField }) => copyField(
       /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status")))),
@@ -158,6 +168,9 @@ function handlers(board, byId) {
       board.undo.undo(button.dataset.opId);
       button.closest(".toast")?.remove();
     },
+    "section-time": (id) => void open.time().then((dialog) => dialog.open(id)),
+    "finish-clear": () => made.time?.clearFinish(),
+    "start-clear": () => made.time?.clearStart(),
     "history-open": () => void open.history().then((panel) => panel.open()),
     "history-more": () => void made.history?.older(),
     "history-restore": (_id, button) => made.history?.restore(Number(button.dataset.rev)),
@@ -202,6 +215,9 @@ function handlers(board, byId) {
       "delete-board": () => made.owner?.deleteBoard(),
       "add-section": (form) => actions.addSection(board, form),
       "add-timer": (form) => actions.addTimer(board, form),
+      "finish-form": () => made.time?.saveFinish(),
+      "timer-time-form": () => made.time?.saveTimer(),
+      "time-zone-form": (form) => void import("../board/time_dialog.js").then(({ submitTimeZone }) => submitTimeZone(board, form)),
     }),
     /** @param {KeyboardEvent} event */
     keydown(event) {
@@ -248,6 +264,7 @@ function handlers(board, byId) {
       const target = /** @type {HTMLElement} */ (event.target);
       if (target.matches(".timer-section")) return actions.moveTimerToSection(board, /** @type {HTMLSelectElement} */ (target));
       if (target.matches("#sound-toggle")) return board.setSound(/** @type {HTMLInputElement} */ (target).checked);
+      if (target.matches("#time-timer")) return made.time?.fillTimer();
       // Number inputs: the spinner arrows commit at once; typing commits on Enter or blur.
       const input = fieldInput(target);
       if (input && input.type === "number") commitField(input, board);

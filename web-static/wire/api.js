@@ -26,10 +26,19 @@ export class BoardApi {
 
   /**
    * @param {string} title may be empty: an untitled board
-   * @returns {Promise<{id: string, title: string, url: string, links: Record<Role, string>}>}
+   * @returns {Promise<{id: string, title: string, url: string, links: Record<Role, string>, secrets: Record<Role, string>}>}
    */
   createBoard(title) {
     return this.#request("POST", API_BOARDS, null, title ? { title } : {});
+  }
+
+  /**
+   * An edit over HTTP (POST /api/boards/ID/edits), once durable: the server's ack.
+   * @param {string} id @param {string} secret an edit or owner secret
+   * @param {{opId: string, ops: import("./protocol.js").Op[]}} edit
+   */
+  edit(id, secret, edit) {
+    return this.#request("POST", `${boardPath(id)}/edits`, secret, edit);
   }
 
   /** @param {string} id @param {string} secret the owner's @returns {Promise<{links: {edit: string, view: string}}>} */

@@ -8,6 +8,7 @@ import { progressText } from "../model/sentences.js";
 import { isSequence, movedOnIds, sequenceProgress } from "../model/sequence.js";
 import { justFinished, msUntilChange, ticks, timerFace } from "../model/timer_face.js";
 import { renderSectionRun } from "./section_element.js";
+import { renderSectionTimes } from "./section_times.js";
 import { nearestRunning } from "./tab_title.js";
 import { countdownOf, renderPhase, renderRunState, renderStatusWord, writeCountdown } from "./timer_row.js";
 
@@ -74,6 +75,8 @@ export class CountdownView {
     this.nearestTimer = null;
     /** The one pending wake-up, or null. */
     this.wakeUp = /** @type {any} */ (null);
+    /** The board as last synced: the headers' times are read from it on a tick. @type {Board | null} */
+    this.board = null;
     /** The board's time zone: clocks and scheduled starts are told in it. */
     this.zone = "UTC";
   }
@@ -93,6 +96,7 @@ export class CountdownView {
    * @param {Board} board @param {Iterable<string> | null} touched
    */
   sync(board, touched) {
+    this.board = board;
     const now = this.clock.serverNow();
     const ids = touched ?? new Set([...this.known.keys(), ...this.sections.keys(), ...board.sections.keys(), ...board.timers.keys()]);
     /** Sections whose run controls may read differently now. */
@@ -187,6 +191,7 @@ export class CountdownView {
   redraw() {
     const now = this.clock.serverNow();
     for (const entry of this.ticking.values()) this.#draw(entry, now);
+    this.#drawSectionTimes(now);
     this.#schedule(now);
     this.onTick(now);
   }
@@ -229,7 +234,18 @@ export class CountdownView {
         progress: progress ? progressText(progress) : "",
         current: progress?.state === "running" || progress?.state === "paused",
       });
+      renderSectionTimes(element, list, sequence, this.clock.serverNow());
       this.sections.set(id, { section, element });
+    }
+  }
+
+  /** The times in the headers of sections with a running timer: they change as it runs. @param {number} now */
+  #drawSectionTimes(now) {
+    const board = this.board;
+    if (!board) return;
+    for (const id of new Set([...this.running.values()].map((t) => t.sectionID))) {
+      const shown = this.sections.get(id);
+      if (shown) renderSectionTimes(shown.element, board.timersIn(id), isSequence(shown.section), now);
     }
   }
 

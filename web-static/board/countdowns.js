@@ -2,7 +2,8 @@
 // Every timer's countdown, run state, phase (warning, overtime, "Done") and run buttons, and each
 // section's run controls (start/pause all, or a sequence's start/pause, skip, progress).
 
-import { RUN } from "../wire/constants.js";
+import { RUN, TIMER_KIND } from "../wire/constants.js";
+import { setAttribute } from "../dom/kit.js";
 import { compareByOrder } from "../model/order.js";
 import { progressText } from "../model/sentences.js";
 import { isSequence, movedOnIds, sequenceProgress } from "../model/sequence.js";
@@ -161,6 +162,8 @@ export class CountdownView {
     if (before && before.timer === timer && before.element === element && before.movedOn === movedOn) return;
     if (!element) return;
     renderRunState(element, timer.run.status);
+    // style.css hides what a kind cannot do (a clock does not run; a timer to a time is not adjusted).
+    setAttribute(element, "data-timer-kind", timer.kind ?? TIMER_KIND.countdown);
     const same = before?.element === element;
     /** @type {Entry} */
     const entry = {

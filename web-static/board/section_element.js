@@ -59,7 +59,7 @@ function sectionShape(doc, maxTitleLength) {
       labelledButton(doc, "section-skip", `section-skip-${ITEM_ID}`, titleId, L.skip, L.skipTip),
       labelledButton(doc, "section-restart", `section-restart-${ITEM_ID}`, titleId, L.restart, L.restartTip),
       h(doc, "div", { class: "actions" }, [
-        h(doc, "button", { type: "button", class: "button section-time", "aria-haspopup": "dialog", title: "Times of day: kinds, scheduled starts, finish together" }, ["Times…"]),
+        h(doc, "button", { type: "button", class: "button toggle section-time", "aria-haspopup": "dialog", title: "Times of day: kinds, scheduled starts, finish together" }, ["Times…"]),
         pressedButton(doc, "section-sequence", L.sequence, L.sequenceTip),
         pressedButton(doc, "section-loop", L.loop, L.loopTip),
         iconButton(doc, "section-move-up", L.moveUp, "up"),

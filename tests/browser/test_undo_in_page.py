@@ -99,3 +99,19 @@ def test_history_names_who_did_what_puts_back_another_persons_delete_and_downloa
     report = open(download.value.path(), encoding="utf-8").read()
     assert report.splitlines()[0].startswith("timer,section,planned_seconds")
     assert bob.errors == [] and ada.errors == []
+
+
+def test_an_undo_leaves_what_someone_else_changed_since_and_says_so(user, server, board):
+    ada, bob = user("Ada"), user("Bob")
+    add_section(ada, "Stage")
+    add_timer(ada, "Stage", "Keynote", 10, 0)
+    commit(timer(ada, "Keynote").locator(".timer-title"), "Opening")
+    converged(server, board, ada, bob)
+    commit(timer(bob, "Opening").locator(".timer-title"), "Welcome")
+    converged(server, board, ada, bob)
+    blur(ada)
+    ada.keyboard.press("Control+z")
+    expect(toast(ada, "Rename of Keynote undone, except what someone else changed since (title): that stays.")).to_be_visible()
+    # Bob's later title stays; nothing else was Ada's to take back.
+    assert converged(server, board, ada, bob) == [["Stage", True, [["Welcome", 10, 0]]]]
+    assert ada.errors == [] and bob.errors == []

@@ -281,7 +281,7 @@ describe("server message parser", () => {
     ["a fractional rev", { type: "changes", rev: 1.5, changes: [] }],
     ["changes not an array", { type: "changes", rev: 1, changes: {} }],
     ["a change with no action", { type: "changes", rev: 1, changes: [{ id: "a" }] }],
-    ["a change of an unknown kind", { type: "changes", rev: 1, changes: [{ update: "desk", id: "a" }] }],
+    ["a change of an unknown kind", { type: "changes", rev: 1, changes: [{ update: "folder", id: "a" }] }],
     ["an update with a wrong field type", { type: "changes", rev: 1, changes: [{ update: "section", id: "a", isExpanded: "yes" }] }],
     ["an invalid id", { type: "changes", rev: 1, changes: [{ delete: "timer", id: "has space" }] }],
     ["an insert missing a field", { type: "changes", rev: 1, changes: [{ insert: "section", id: "a", title: "A", createdDate: 1, order: "V" }] }],

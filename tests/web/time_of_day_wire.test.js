@@ -54,7 +54,7 @@ test("a changeset that does not fit puts the display back with the rest", () => 
 test("a board without a display reads as the defaults, and a new zone reaches it", () => {
   const store = new Store();
   store.loadSnapshot(/** @type {any} */ (parseServerMessage({ type: "snapshot", board: "b1", rev: 1, sections: [], timers: [] })));
-  assert.deepStrictEqual(store.displayed.display, {});
+  assert.deepStrictEqual(store.displayed.display, { message: null, blackout: false, timeZone: "UTC" });
   store.applyChangeset(/** @type {any} */ (parseServerMessage({ type: "changes", rev: 2, changes: [{ update: "board", timeZone: "America/New_York" }] })));
   assert.equal(store.displayed.display.timeZone, "America/New_York");
 });

@@ -10,14 +10,15 @@
 // change touches is remembered first, and if a later change does not fit they are put back, in
 // reverse order, before the error is thrown, so the board is as it was.
 
-import { BOARD_KIND, CHANGE, FIELD, KIND } from "../wire/constants.js";
+import { BOARD_CHANGE, CHANGE, FIELD, KIND } from "../wire/constants.js";
+import { defaultDisplay } from "../wire/protocol.js";
 import { compareByOrder } from "./order.js";
 
 /** @typedef {import("../wire/protocol.js").Section} Section */
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {import("../wire/protocol.js").Change} Change */
 /** @typedef {import("../wire/protocol.js").Display} Display */
-/** @typedef {{kind: string, id: string, before: Section | Timer | Display | undefined}} Undo */
+/** @typedef {{kind: string, id: string, before: Section | Timer | undefined}} Undo */
 /**
  * What the views read of a board: the confirmed board, or the board pending edits show (overlay.js).
  * @typedef {{
@@ -27,6 +28,8 @@ import { compareByOrder } from "./order.js";
  *   timersIn(sectionId: string): Timer[],
  * }} BoardReader
  *   timersIn: a section's timers, in no particular order (orderedTimers sorts them)
+ *   display: what the screens show besides the sections; a change replaces the object, so a view
+ *   sees by identity that it changed
  */
 /**
  * What an operation writes (overlay.js, applyOp), the same on the confirmed board and on an overlay.
@@ -48,8 +51,8 @@ export class Board {
     this.timers = new Map();
     /** @type {Map<string, Set<string>>} each section's timer ids */
     this.index = new Map();
-    /** What every screen shows besides the sections (message, blackout, time zone): only what is not default. @type {Display} */
-    this.display = {};
+    /** @type {Display} */
+    this.display = defaultDisplay();
   }
 
   /**
@@ -58,7 +61,7 @@ export class Board {
    */
   static fromSnapshot({ sections, timers, display }) {
     const board = new Board();
-    board.display = { ...display };
+    if (display) board.display = { ...display };
     for (const section of sections) board.putSection({ ...section });
     for (const timer of timers) board.putTimer({ ...timer });
     return board;
@@ -140,10 +143,12 @@ export class StoreError extends Error {
 export function applyChanges(board, changes) {
   /** @type {Undo[]} */
   const undo = [];
+  const display = board.display;
   try {
     for (const change of changes) applyChange(board, change, undo);
   } catch (error) {
     for (const { kind, id, before } of undo.reverse()) putBack(board, kind, id, before);
+    board.display = display;
     throw error;
   }
 }
@@ -152,9 +157,8 @@ export function applyChanges(board, changes) {
 function applyChange(board, change, undo) {
   /** @param {string} kind @param {string} id */
   const remember = (kind, id) => undo.push({ kind, id, before: kind === KIND.section ? board.sections.get(id) : board.timers.get(id) });
-  if (change.kind === BOARD_KIND) {
-    // A new object, as for entities: whoever kept the old one sees by identity that it changed.
-    undo.push({ kind: BOARD_KIND, id: "", before: board.display });
+  // The board's own state: a new object, so views see by identity that it changed.
+  if (change.kind === BOARD_CHANGE) {
     board.display = { ...board.display, ...change.fields };
     return;
   }
@@ -190,12 +194,10 @@ function applyChange(board, change, undo) {
   else board.putTimer(updated);
 }
 
-/** @param {Board} board @param {string} kind @param {string} id @param {Section | Timer | Display | undefined} before */
+/** @param {Board} board @param {string} kind @param {string} id @param {Section | Timer | undefined} before */
 function putBack(board, kind, id, before) {
   // In reverse order, so a section inserted by the changeset has lost the timers it gained by now.
-  if (kind === BOARD_KIND) {
-    board.display = /** @type {Display} */ (before);
-  } else if (kind === KIND.section) {
+  if (kind === KIND.section) {
     if (before) board.putSection(/** @type {Section} */ (before));
     else board.removeSection(id);
   } else if (before) {

@@ -3,7 +3,7 @@
 // ("Ada reset Keynote at 14:02:11"). Pure: it reads the board as it was before the edit (so a
 // deleted timer still has its title) and the server's history entries.
 
-import { BOARD_KIND, CHANGE, FIELD, KIND, OP, RUN } from "../wire/constants.js";
+import { BOARD_CHANGE, CHANGE, FIELD, KIND, OP, RUN } from "../wire/constants.js";
 
 /** @typedef {import("../wire/protocol.js").Op} Op */
 /** @typedef {import("./board.js").BoardReader} BoardReader */
@@ -98,7 +98,7 @@ export function historyAction(entry, titleOf) {
   const more = entry.changes.length > 1 && !isSectionDelete(change) ? ` (and ${entry.changes.length - 1} more)` : "";
   if (change[CHANGE.delete]) return `deleted ${change[CHANGE.delete] === KIND.section ? "the section " : ""}${name(change.id)}`;
   if (change[CHANGE.insert]) return `added ${change.title}${more}`;
-  if (change[CHANGE.update] === BOARD_KIND) return change.timeZone ? `set the time zone to ${change.timeZone}` : "changed the screens' message";
+  if (change[CHANGE.update] === BOARD_CHANGE) return change.timeZone ? `set the time zone to ${change.timeZone}` : "changed the screens' message";
   const title = change.title !== undefined ? `renamed ${name(change.id)} to ${change.title}` : null;
   if (title) return title + more;
   const run = change[FIELD.run]?.status;

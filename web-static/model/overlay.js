@@ -84,7 +84,7 @@ export class Overlay {
     this.timers = new LayeredMap(base.timers, this.topTimers);
   }
 
-  /** The board's display: pending edits do not change it (it shows when the server's change comes). */
+  /** The confirmed display: a message or a blackout shows once the server has it, on every screen at once. */
   get display() {
     return this.base.display;
   }

@@ -6,7 +6,7 @@
 // laid over it again, so a remote change never erases a local edit in flight, a rejected edit
 // simply disappears, and a change costs what it touches (and the pending edits), not the board.
 
-import { CHANGE } from "../wire/constants.js";
+import { BOARD_CHANGE, CHANGE } from "../wire/constants.js";
 import { Board, StoreError, applyChanges } from "./board.js";
 import { Overlay, applyOp } from "./overlay.js";
 
@@ -63,7 +63,7 @@ export class Store {
 
   /**
    * Replaces the confirmed state: the first join, or a rejoin the server could not resume.
-   * @param {{board: string, rev: number, sections: Section[], timers: Timer[]}} snapshot
+   * @param {{board: string, rev: number, sections: Section[], timers: Timer[], display?: import("../wire/protocol.js").Display}} snapshot
    */
   loadSnapshot(snapshot) {
     this.board = snapshot.board;
@@ -91,7 +91,11 @@ export class Store {
       return { status: "invalid", error: error.message };
     }
     this.rev = rev;
-    this.#touch(changes.map((change) => (change.action === CHANGE.insert ? change.entity.id : change.id)));
+    // A change of the board's display has no id: views of it compare `display` by identity.
+    for (const change of changes) {
+      if (change.action === CHANGE.insert) this.#touch([change.entity.id]);
+      else if (change.kind !== BOARD_CHANGE) this.#touch([change.id]);
+    }
     this.#rebase();
     return { status: "applied" };
   }

@@ -53,13 +53,31 @@ export const OP = Object.freeze({
   undo: "undo",
   /** The board's time zone (an IANA name): every screen shows wall-clock times in it. */
   setTimeZone: "setTimeZone",
+  /** What every display shows (docs/protocol.md "Screens"): a message, a blackout. */
+  showMessage: "showMessage",
+  clearMessage: "clearMessage",
+  setBlackout: "setBlackout",
 });
 
 /** The key that names a change's action, and the entity kinds it applies to. */
 export const CHANGE = Object.freeze({ insert: "insert", update: "update", delete: "delete" });
 export const KIND = Object.freeze({ section: "section", timer: "timer" });
-/** The board itself, in `{"update":"board", …}`: its display (message, blackout, time zone). */
-export const BOARD_KIND = "board";
+/** `{"update":"board", …}`: a change of the board's own state (its `display`), with no id. */
+export const BOARD_CHANGE = "board";
+
+/** The board's `display` (docs/protocol.md "Screens") and its fields, as spelled on the wire. */
+export const DISPLAY = Object.freeze({
+  key: "display",
+  message: "message",
+  text: "text",
+  flash: "flash",
+  shownAt: "shownAt",
+  blackout: "blackout",
+  timeZone: "timeZone",
+  on: "on",
+  /** What a board without `display` in its snapshot shows. */
+  defaultTimeZone: "UTC",
+});
 
 /** Entity fields, as spelled on the wire. */
 export const FIELD = Object.freeze({
@@ -85,9 +103,6 @@ export const FIELD = Object.freeze({
   startAt: "startAt",
   targetAt: "targetAt",
   finishAt: "finishAt",
-  /** A snapshot's board display (message, blackout, time zone); absent: the defaults. */
-  display: "display",
-  timeZone: "timeZone",
   /** An undo's ack: what it left alone because someone changed it since. */
   skipped: "skipped",
 });

@@ -32,10 +32,13 @@ import { MSG, OP, POSITION, PROTOCOL_VERSION, DEFAULT_LIMITS } from "./constants
 /** @typedef {"first" | "last" | {before: string} | {after: string}} Position */
 /** @typedef {{op: string, id: string, [field: string]: unknown}} Op  An operation, as sent (see the builders). */
 /** @typedef {"section" | "timer"} Kind */
+/** @typedef {{text: string, flash: boolean, shownAt: number}} ScreenMessage */
 /**
- * The board's display: what every screen shows besides its sections (absent fields: the defaults).
- * @typedef {{message?: {text: string, flash: boolean, shownAt: number} | null, blackout?: boolean, timeZone?: string}} Display
+ * What the board's screens show besides its sections (docs/protocol.md "Screens").
+ * @typedef {{message: ScreenMessage | null, blackout: boolean, timeZone: string}} Display
  */
+/** The display of a board that never set one. @returns {Display} */
+export const defaultDisplay = () => ({ message: null, blackout: false, timeZone: "UTC" });
 /** A timer that has never run, as the server makes it. @returns {Run} */
 export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 0 });
 
@@ -45,7 +48,8 @@ export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 
  *   | {action: "insert", kind: "timer", entity: Timer}
  *   | {action: "update", kind: Kind, id: string, fields: Record<string, string | number | boolean | Run>}
  *   | {action: "delete", kind: Kind, id: string}
- *   | {action: "update", kind: "board", id: "", fields: Display}} Change
+ *   | {action: "update", kind: "board", fields: Partial<Display>}} Change
+ *   the last: `{"update":"board", …}`, the fields of `display` that changed (message null: cleared)
  */
 /** @typedef {typeof DEFAULT_LIMITS} Limits */
 /**
@@ -202,6 +206,23 @@ export function skipSection({ id }) {
 /** @param {{id: string}} a a sequence section: every timer back to idle, the first starts now @returns {Op} */
 export function restartSection({ id }) {
   return { op: OP.restartSection, id };
+}
+
+// Screens: operations on the board itself, with no id (docs/protocol.md "Screens").
+
+/** @param {{text: string, flash: boolean}} a what every display shows until it is cleared @returns {Op} */
+export function showMessage({ text, flash }) {
+  return /** @type {Op} */ ({ op: OP.showMessage, text, flash });
+}
+
+/** @returns {Op} */
+export function clearMessage() {
+  return /** @type {Op} */ ({ op: OP.clearMessage });
+}
+
+/** @param {{on: boolean}} a whether displays show only black @returns {Op} */
+export function setBlackout({ on }) {
+  return /** @type {Op} */ ({ op: OP.setBlackout, on });
 }
 
 /** Positions: `"first"` (the protocol's default: newest on top), `"last"`, before or after a sibling. */

@@ -2,9 +2,9 @@
 // What the server sends (docs/protocol.md), read and checked: a validating parser for every server
 // message, whose errors name the field at fault. Pure: no DOM, no socket, no state.
 
-import { BOARD_KIND, CHANGE, DEFAULT_LIMITS, FIELD, KIND, MSG, PRESENCE, ROLES, RUN, TIMER_KINDS } from "./constants.js";
+import { BOARD_CHANGE, CHANGE, DEFAULT_LIMITS, DISPLAY, FIELD, KIND, MSG, PRESENCE, ROLES, RUN, TIMER_KINDS } from "./constants.js";
 import { isValidId } from "./ids.js";
-import { idleRun, withoutUndefined } from "./protocol.js";
+import { defaultDisplay, idleRun, withoutUndefined } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").Section} Section */
 /** @typedef {import("./protocol.js").Timer} Timer */
@@ -64,7 +64,8 @@ const SERVER_PARSERS = {
     rev: r.int("rev"),
     sections: r.array("sections").map(parseSection),
     timers: r.array("timers").map(parseTimer),
-    display: r.has(FIELD.display) ? parseDisplay(r.object(FIELD.display)) : undefined,
+    // Absent: the defaults (no message, no blackout, UTC).
+    display: r.has(DISPLAY.key) ? parseDisplay(r.object(DISPLAY.key)) : undefined,
   }),
   [MSG.access]: (r) => {
     const role = r.string("role");
@@ -173,22 +174,6 @@ function parseTimer(r) {
   return withOptional(timer, FIELD.warnAt, r.optional(FIELD.warnAt, "int"));
 }
 
-/**
- * The board's display as a snapshot or an `{"update":"board"}` carries it: only what is there
- * (a message of null: cleared). A server may add fields; those are left out.
- * @param {Reader} r @returns {Display}
- */
-function parseDisplay(r) {
-  /** @type {Display} */
-  const display = {};
-  if (r.has("message")) {
-    const message = r.value.message === null ? null : r.object("message");
-    display.message = message && { text: message.string("text"), flash: message.bool("flash"), shownAt: message.number("shownAt") };
-  }
-  withOptional(display, "blackout", r.optional("blackout", "bool"));
-  return withOptional(display, FIELD.timeZone, r.optional(FIELD.timeZone, "string"));
-}
-
 const RUN_STATUSES = [RUN.idle, RUN.running, RUN.paused, RUN.finished];
 
 /** @param {Reader} r @returns {Run} */
@@ -223,8 +208,36 @@ const UPDATE_FIELDS = {
 /** Fields an update may clear with null (time of day). */
 const NULLABLE_FIELDS = { [KIND.section]: [FIELD.finishAt], [KIND.timer]: [FIELD.startAt, FIELD.targetAt] };
 
+// MARK: the board's display (docs/protocol.md "Screens")
+
+/** @param {Reader} r @returns {import("./protocol.js").Display} */
+function parseDisplay(r) {
+  return { ...defaultDisplay(), ...parseDisplayFields(r) };
+}
+
+/**
+ * The display fields `r` carries (an update carries only those that changed; message null: none).
+ * @param {Reader} r @returns {Partial<import("./protocol.js").Display>}
+ */
+function parseDisplayFields(r) {
+  /** @type {Partial<import("./protocol.js").Display>} */
+  const fields = {};
+  if (r.has(DISPLAY.message)) {
+    const message = r.value[DISPLAY.message] === null ? null : r.object(DISPLAY.message);
+    fields.message = message && {
+      text: message.string(DISPLAY.text), flash: message.optional(DISPLAY.flash, "bool") ?? false, shownAt: message.number(DISPLAY.shownAt),
+    };
+  }
+  const blackout = r.optional(DISPLAY.blackout, "bool");
+  if (blackout !== undefined) fields.blackout = blackout;
+  const timeZone = r.optional(DISPLAY.timeZone, "string");
+  if (timeZone !== undefined) fields.timeZone = timeZone;
+  return fields;
+}
+
 /** @param {Reader} r @returns {Change} */
 function parseChange(r) {
+  if (r.value[CHANGE.update] === BOARD_CHANGE) return { action: CHANGE.update, kind: BOARD_CHANGE, fields: parseDisplayFields(r) };
   if (r.has(CHANGE.insert)) {
     const kind = r.kind(CHANGE.insert);
     return kind === KIND.section
@@ -232,7 +245,6 @@ function parseChange(r) {
       : { action: CHANGE.insert, kind, entity: parseTimer(r) };
   }
   if (r.has(CHANGE.update)) {
-    if (r.value[CHANGE.update] === BOARD_KIND) return { action: CHANGE.update, kind: BOARD_KIND, id: "", fields: parseDisplay(r) };
     const kind = r.kind(CHANGE.update);
     /** @type {Record<string, any>} */
     const fields = {};

@@ -65,6 +65,13 @@ export class TimeDialog {
     this.#field(this.timerForm, "kind").value = timer.kind ?? TIMER_KIND.countdown;
     this.#field(this.timerForm, "targetAt").value = timer.targetAt == null ? "" : wallInputValue(timer.targetAt, zone);
     this.#field(this.timerForm, "startAt").value = timer.startAt == null ? "" : wallInputValue(timer.startAt, zone);
+    this.showKindFields();
+  }
+
+  /** The time to count down to is asked only of a timer that counts to a time of day. */
+  showKindFields() {
+    const row = /** @type {HTMLElement} */ (this.timerForm.querySelector(".time-target-row"));
+    row.hidden = this.#field(this.timerForm, "kind").value !== TIMER_KIND.toTime;
   }
 
   /** "Finish together at": every timer of the section starts so that all end at that time. */

@@ -265,6 +265,7 @@ function handlers(board, byId) {
       if (target.matches(".timer-section")) return actions.moveTimerToSection(board, /** @type {HTMLSelectElement} */ (target));
       if (target.matches("#sound-toggle")) return board.setSound(/** @type {HTMLInputElement} */ (target).checked);
       if (target.matches("#time-timer")) return made.time?.fillTimer();
+      if (target.matches("#time-kind")) return made.time?.showKindFields();
       // Number inputs: the spinner arrows commit at once; typing commits on Enter or blur.
       const input = fieldInput(target);
       if (input && input.type === "number") commitField(input, board);

@@ -125,6 +125,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Boards one client address may create a minute on average (0: no limit); more gets 429.")
     var boardsPerMinute = defaults.boardsPerMinute
     @Option(help: "Boards one client address may create at once before --boards-per-minute applies.") var boardBurst = defaults.boardBurst
+    @Option(help: "Reads of a board's history or report one client address may make a minute on average (0: no limit); more gets 429.")
+    var historyReadsPerMinute = defaults.historyReadsPerMinute
+    @Option(help: "History and report reads one client address may make at once.") var historyReadBurst = defaults.historyReadBurst
     @Option(help: "Edit outcomes remembered per board in all, for idempotent resends.") var outcomesPerBoard = defaults.outcomesPerBoard
     @Option(help: "The operator's secret for listing every board (at least 16 characters); better in TIMERBOARD_ADMIN_TOKEN than on a command line.")
     var adminToken: String?
@@ -262,6 +265,8 @@ struct Serve: AsyncParsableCommand {
         configuration.editBurst = editBurst
         configuration.boardsPerMinute = boardsPerMinute
         configuration.boardBurst = boardBurst
+        configuration.historyReadsPerMinute = historyReadsPerMinute
+        configuration.historyReadBurst = historyReadBurst
         configuration.outcomesPerBoard = outcomesPerBoard
         configuration.adminToken = adminToken
         configuration.maxConnections = maxConnections

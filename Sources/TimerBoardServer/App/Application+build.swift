@@ -131,8 +131,15 @@ func assemble(
         clock: clock
     )
     .addRoutes(to: router.group("api/boards"))
-    HistoryRoutes(boards: boards, store: store, clock: clock, retainedChangesets: configuration.retainedChangesets)
-        .addRoutes(to: router.group("api/boards"))
+    HistoryRoutes(
+        boards: boards,
+        store: store,
+        readLimiter: AddressRateLimiter(perMinute: configuration.historyReadsPerMinute, burst: Double(configuration.historyReadBurst)),
+        trustedProxies: configuration.trustedProxies,
+        clock: clock,
+        retainedChangesets: configuration.retainedChangesets
+    )
+    .addRoutes(to: router.group("api/boards"))
     WebhookRoutes(
         boards: boards,
         store: store,

@@ -40,6 +40,10 @@ public struct ServerConfiguration: Sendable {
     public var boardsPerMinute: Double = 10
     /// Boards one client address may create at once before `boardsPerMinute` applies.
     public var boardBurst: Int = 20
+    /// Reads of a board's history and report one client address may make a minute, on average
+    /// (0: no limit), and at once: each report reads the whole retained log.
+    public var historyReadsPerMinute: Double = 120
+    public var historyReadBurst: Int = 30
     /// Remembered edit outcomes per board in all, whatever the number of client ids.
     public var outcomesPerBoard: Int = 20_000
     /// A client can undo its last this many edits of a board (what each replaced is kept with it,

@@ -14,4 +14,6 @@ enum HTTPRefusal: String, CaseIterable, Sendable {
     case bodyTooLarge = "body_too_large"
     /// A new board over `--boards-per-minute` from its address (429).
     case boardCreationRate = "board_creation_rate"
+    /// History or report reads over `--history-reads-per-minute` from its address (429).
+    case historyReadRate = "history_read_rate"
 }

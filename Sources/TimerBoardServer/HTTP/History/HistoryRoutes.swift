@@ -8,9 +8,12 @@ import NIOCore
 
 /// The board's history and the report after an event, for any role (docs/protocol.md, "HTTP
 /// API"): both read the store's log, so they cover what it keeps (`--retained-changesets`).
+/// A report reads the whole log, so reads of the three share a budget per client address.
 struct HistoryRoutes {
     let boards: BoardsController
     let store: any BoardStore
+    let readLimiter: AddressRateLimiter
+    let trustedProxies: TrustedProxies
     let clock: any ServerClock
     /// The most changesets the log keeps: the report reads all of them.
     let retainedChangesets: Int
@@ -28,9 +31,19 @@ struct HistoryRoutes {
     /// gave, null for what the server did (timers that ran out); `replaced` (for edits) holds what
     /// the edit replaced, so a page can put back a deleted item.
     @Sendable func history(request: Request, context: TimerBoardRequestContext) async throws -> Response {
+        if let refusal = overBudget(request, context) { return refusal }
         let query = request.uri.queryParameters
-        let before = query["before"].flatMap { Int64(String($0)) }
-        let limit = min(max(query["limit"].flatMap { Int(String($0)) } ?? 50, 1), Self.pageLimit)
+        let before: Int64?
+        let limit: Int
+        switch (Self.number(query["before"], in: 1...Int64.max), Self.number(query["limit"], in: 1...Int64(Self.pageLimit))) {
+        case (.success(let first), .success(let size)):
+            before = first
+            limit = size.map(Int.init) ?? 50
+        case (.failure, _):
+            return HTTPAnswer(.badRequest, .invalidField, "before must be a revision, a whole number from 1").response
+        case (_, .failure):
+            return HTTPAnswer(.badRequest, .invalidField, "limit must be a whole number from 1 to \(Self.pageLimit)").response
+        }
         return try await boards.withBoard(request, context, needs: .view) { room, _ in
             let entries = try await store.history(boardID: room.boardID, before: before, limit: limit)
             var writer = JSONWriter()
@@ -64,7 +77,8 @@ struct HistoryRoutes {
     }
 
     @Sendable func reportCSV(request: Request, context: TimerBoardRequestContext) async throws -> Response {
-        try await boards.withBoard(request, context, needs: .view) { room, _ in
+        if let refusal = overBudget(request, context) { return refusal }
+        return try await boards.withBoard(request, context, needs: .view) { room, _ in
             let report = try await report(room.boardID)
             var headers = HTTPFields()
             headers[.contentType] = "text/csv; charset=utf-8"
@@ -74,10 +88,36 @@ struct HistoryRoutes {
     }
 
     @Sendable func reportJSON(request: Request, context: TimerBoardRequestContext) async throws -> Response {
-        try await boards.withBoard(request, context, needs: .view) { room, _ in
+        if let refusal = overBudget(request, context) { return refusal }
+        return try await boards.withBoard(request, context, needs: .view) { room, _ in
             BoardsController.json(.ok, try await report(room.boardID).json)
         }
     }
+
+    /// A `429` when the caller's address has no read left, else nil (and one read taken).
+    private func overBudget(_ request: Request, _ context: TimerBoardRequestContext) -> Response? {
+        let address = ClientAddress.key(
+            peer: context.remoteAddress,
+            forwardedFor: request.headers[values: .xForwardedFor],
+            realIP: request.headers[.xRealIP],
+            trusted: trustedProxies
+        )
+        guard let wait = readLimiter.take(address, now: clock.now()) else { return nil }
+        boards.metrics.refused(.historyReadRate)
+        let seconds = (wait + 999) / 1_000
+        var answer = HTTPAnswer(.tooManyRequests, .rateLimited, "too many history and report reads from this address; try again in \(seconds) s").response
+        answer.headers[.retryAfter] = "\(seconds)"
+        return answer
+    }
+
+    /// A query parameter that must be a whole number in `range` when present: absent is nil.
+    private static func number(_ text: Substring?, in range: ClosedRange<Int64>) -> Result<Int64?, OutOfRules> {
+        guard let text else { return .success(nil) }
+        guard let value = Int64(text), range.contains(value) else { return .failure(OutOfRules()) }
+        return .success(value)
+    }
+
+    private struct OutOfRules: Error {}
 
     private func report(_ boardID: String) async throws -> RunReport {
         let log = try await store.history(boardID: boardID, before: nil, limit: retainedChangesets)

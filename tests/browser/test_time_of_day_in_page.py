@@ -165,3 +165,20 @@ def test_three_timers_of_different_lengths_finish_together_at_the_picked_time(br
     runs = [t["run"] for t in server.snapshot(board)["timers"]]
     assert [run["finishedAt"] for run in runs] == [finish] * 3
     assert owner.errors == []
+
+
+def test_a_sequence_says_it_runs_behind_its_plan_by_the_minute_added(user, server, board):
+    ada = user("Ada")
+    add_section(ada, "Show")
+    add_timer(ada, "Show", "Talk", 1, 0)
+    add_timer(ada, "Show", "Intro", 0, 1)
+    section(ada, "Show").locator(".section-sequence").click()
+    section(ada, "Show").locator(".section-run").click()
+    # The intro hands over to the talk on time: the show is on plan.
+    expect(timer(ada, "Talk")).to_have_attribute("data-status", "running", timeout=15_000)
+    times = section(ada, "Show").locator(".section-times")
+    expect(times).to_contain_text("on time")
+    timer(ada, "Talk").get_by_role("button", name="+1 min Talk").click()
+    wait_synced(ada)
+    expect(times).to_contain_text("1:00 behind")
+    assert ada.errors == []

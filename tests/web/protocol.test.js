@@ -52,6 +52,18 @@ describe("client message builders", () => {
     "presence-clock-error.json": protocol.presenceMessage(null, 12),
     // Issue 32.
     "edit-undo.json": protocol.undoMessage("u-18", "17"),
+    // Issues 30 and 35: null clears a start, a target and a finish.
+    "edit-time-of-day.json": protocol.editMessage("7", [
+      protocol.addTimer({ id: "tim-doors", sectionID: "sec-show", title: "Doors", minutes: 0, seconds: 0, kind: "toTime", targetAt: 1763796600000, position: position.last }),
+      protocol.updateTimer({ id: "tim-keynote", startAt: 1763794800000 }),
+      protocol.updateTimer({ id: "tim-talk", startAt: null }),
+      protocol.updateSection({ id: "sec-breakfast", finishAt: 1763794800000 }),
+      protocol.updateSection({ id: "sec-lunch", finishAt: null }),
+      protocol.showMessage({ text: "Wrap up", flash: true }),
+      protocol.clearMessage(),
+      protocol.setBlackout({ on: true }),
+      protocol.setTimeZone("Europe/Paris"),
+    ]),
     "edit-every-op.json": protocol.editMessage("3", [
       protocol.addSection({ id: "sec-bake", title: "Bake", isExpanded: true, position: position.last }),
       protocol.addTimer({ id: "tim-bread", sectionID: "sec-bake", title: "Bread", minutes: 35, seconds: 0, position: position.first }),

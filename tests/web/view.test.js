@@ -495,7 +495,8 @@ describe("CountdownView: issue 18 (overtime, warnings, sequences, the tab's near
     assert.deepEqual(face(p, "s0t0"), ["0:30", "warn", "Warning"]);
     assert.deepEqual(face(p, "s2t1"), ["+0:01", "over", "Time's up"]);
     const touched = new Set(p.doc.takeMutations().map((/** @type {string} */ m) => m.split(" on ")[1]));
-    assert.ok([...touched].every((target) => /s0t0|s2t1|timer-countdown|timer-status|li\.timer/.test(target ?? "")), [...touched].join("; "));
+    // And the header times of the running timer's section (issue 30: done and left move with it).
+    assert.ok([...touched].every((target) => /s0t0|s2t1|timer-countdown|timer-status|li\.timer|section-times/.test(target ?? "")), [...touched].join("; "));
     p.now = NOW + 501;
     tick();
     assert.deepEqual(p.doc.takeMutations(), [], "nothing changed: nothing written");

@@ -2,12 +2,14 @@
 // Every timer's countdown, run state, phase (warning, overtime, "Done") and run buttons, and each
 // section's run controls (start/pause all, or a sequence's start/pause, skip, progress).
 
-import { RUN } from "../wire/constants.js";
+import { RUN, TIMER_KIND } from "../wire/constants.js";
+import { setAttribute } from "../dom/kit.js";
 import { compareByOrder } from "../model/order.js";
 import { progressText } from "../model/sentences.js";
 import { isSequence, movedOnIds, sequenceProgress } from "../model/sequence.js";
 import { justFinished, msUntilChange, ticks, timerFace } from "../model/timer_face.js";
 import { renderSectionRun } from "./section_element.js";
+import { renderSectionTimes } from "./section_times.js";
 import { nearestRunning } from "./tab_title.js";
 import { countdownOf, renderPhase, renderRunState, renderStatusWord, writeCountdown } from "./timer_row.js";
 
@@ -74,6 +76,18 @@ export class CountdownView {
     this.nearestTimer = null;
     /** The one pending wake-up, or null. */
     this.wakeUp = /** @type {any} */ (null);
+    /** The board as last synced: the headers' times are read from it on a tick. @type {Board | null} */
+    this.board = null;
+    /** The board's time zone: clocks and scheduled starts are told in it. */
+    this.zone = "UTC";
+  }
+
+  /** The board's time zone changed: every face that tells a time of day is drawn again. @param {string} zone */
+  setZone(zone) {
+    if (zone === this.zone) return;
+    this.zone = zone;
+    const now = this.clock.serverNow();
+    for (const entry of this.shown.values()) this.#draw(entry, now);
   }
 
   /**
@@ -83,6 +97,7 @@ export class CountdownView {
    * @param {Board} board @param {Iterable<string> | null} touched
    */
   sync(board, touched) {
+    this.board = board;
     const now = this.clock.serverNow();
     const ids = touched ?? new Set([...this.known.keys(), ...this.sections.keys(), ...board.sections.keys(), ...board.timers.keys()]);
     /** Sections whose run controls may read differently now. */
@@ -154,6 +169,8 @@ export class CountdownView {
     if (before && before.timer === timer && before.element === element && before.movedOn === movedOn) return;
     if (!element) return;
     renderRunState(element, timer.run.status);
+    // style.css hides what a kind cannot do (a clock does not run; a timer to a time is not adjusted).
+    setAttribute(element, "data-timer-kind", timer.kind ?? TIMER_KIND.countdown);
     const same = before?.element === element;
     /** @type {Entry} */
     const entry = {
@@ -184,6 +201,7 @@ export class CountdownView {
   redraw() {
     const now = this.clock.serverNow();
     for (const entry of this.ticking.values()) this.#draw(entry, now);
+    this.#drawSectionTimes(now);
     this.#schedule(now);
     this.onTick(now);
   }
@@ -226,13 +244,24 @@ export class CountdownView {
         progress: progress ? progressText(progress) : "",
         current: progress?.state === "running" || progress?.state === "paused",
       });
+      renderSectionTimes(element, list, sequence, this.clock.serverNow());
       this.sections.set(id, { section, element });
+    }
+  }
+
+  /** The times in the headers of sections with a running timer: they change as it runs. @param {number} now */
+  #drawSectionTimes(now) {
+    const board = this.board;
+    if (!board) return;
+    for (const id of new Set([...this.running.values()].map((t) => t.sectionID))) {
+      const shown = this.sections.get(id);
+      if (shown) renderSectionTimes(shown.element, board.timersIn(id), isSequence(shown.section), now);
     }
   }
 
   /** @param {Entry} entry @param {number} now */
   #draw(entry, now) {
-    const face = timerFace(entry.timer, now, entry.movedOn);
+    const face = timerFace(entry.timer, now, entry.movedOn, this.zone);
     if (face.text !== entry.text) {
       writeCountdown(countdownOf(entry.element), face.text);
       entry.text = face.text;

@@ -19,6 +19,8 @@
 //     .section-skip / .section-restart          a sequence's "Skip" and "Restart"
 //     .section-progress                         a sequence's progress, e.g. "2 of 5"
 //   [data-built=false]                          a big board's section whose timers are not all built yet
+//   .section-times                              total, elapsed and left, and a sequence's ahead/behind (board/section_times.js)
+//   .section-time                               "Times…": the time dialog of the section and its timers (board/time_dialog.js)
 
 import { h, iconButton, labelledButton, setAttribute, setIcon, setText } from "../dom/kit.js";
 import { ITEM_ID, templateOf } from "../dom/template.js";
@@ -52,10 +54,12 @@ function sectionShape(doc, maxTitleLength) {
       toggle,
       title,
       h(doc, "span", { class: "section-progress", role: "status" }),
+      h(doc, "span", { class: "section-times" }),
       sectionRunButton(doc, ITEM_ID, titleId),
       labelledButton(doc, "section-skip", `section-skip-${ITEM_ID}`, titleId, L.skip, L.skipTip),
       labelledButton(doc, "section-restart", `section-restart-${ITEM_ID}`, titleId, L.restart, L.restartTip),
       h(doc, "div", { class: "actions" }, [
+        h(doc, "button", { type: "button", class: "button toggle section-time", "aria-haspopup": "dialog", title: "Times of day: kinds, scheduled starts, finish together" }, ["Times…"]),
         pressedButton(doc, "section-sequence", L.sequence, L.sequenceTip),
         pressedButton(doc, "section-loop", L.loop, L.loopTip),
         iconButton(doc, "section-move-up", L.moveUp, "up"),

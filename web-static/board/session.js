@@ -5,7 +5,7 @@
 // user does becomes an edit here (model/intents.js says which), shown at once, sent now or after
 // the next join.
 
-import { CONNECTION, ENDED, MSG, NOTIFY_KEY, ROLE, SOUND_KEY, WS_PATH } from "../wire/constants.js";
+import { CONNECTION, ENDED, MSG, NOTIFY_KEY, ROLE, SOUND_KEY, TOAST_MS, WS_PATH } from "../wire/constants.js";
 import { ServerClock } from "../wire/clock.js";
 import { Connection } from "../wire/connection/connection.js";
 import { newClientId } from "../wire/ids.js";
@@ -15,10 +15,12 @@ import { orderedSections, orderedTimers } from "../model/board.js";
 import { updateBoards, withOpened, withTitle, withoutBoard, withoutLink } from "../model/board_list.js";
 import { NOTIFY_TOASTS, SLOWED, UNTITLED_BOARD, connectionDetailText, itemText, lostEditText, rejectText } from "../model/sentences.js";
 import { Store } from "../model/store.js";
+import { boardZone } from "../model/wall_clock.js";
 import { TimerAlerts } from "./alerts.js";
 import { CountdownView } from "./countdowns.js";
 import { PresenceView } from "./presence.js";
 import { TabTitle } from "./tab_title.js";
+import { UndoController } from "./undo.js";
 import { BoardView } from "./view.js";
 
 /** @typedef {import("../wire/protocol.js").Op} Op */
@@ -34,7 +36,7 @@ export class BoardSession {
   /**
    * @param {{
    *   boardId: string, secret: string, linkRole: Role, name: string, status: StatusView,
-   *   elements: {sections: HTMLElement, presence: HTMLElement, myDot: HTMLElement, alerts: HTMLElement, title: HTMLElement, sync?: HTMLElement | null},
+   *   elements: {sections: HTMLElement, presence: HTMLElement, myDot: HTMLElement, alerts: HTMLElement, title: HTMLElement, sync?: HTMLElement | null, undoButtons?: HTMLElement[]},
    *   location: {protocol: string, host: string},
    *   page?: Partial<PageEvents>,
    * }} options
@@ -94,6 +96,11 @@ export class BoardSession {
       this.presence.sync(ids);
     };
     this.view.onDropped = (ids) => this.countdowns.detach(ids);
+    // This page's own edits, undone and redone through the server (board/undo.js).
+    this.undo = new UndoController({
+      session: { send: (ops) => this.edit(ops, { remember: false }), toast: (text) => status.toast(text), toasts: status.toasts },
+      buttons: elements.undoButtons ?? [], toastMs: TOAST_MS,
+    });
   }
 
   start() {
@@ -179,14 +186,17 @@ export class BoardSession {
         return result.status;
       },
       ack: (message) => {
+        this.undo.acked(message);
         if (this.store.ack(message.opId, message.rev)) this.refresh();
       },
       // Never a rate_limited one: the connection keeps those pending and sends them again.
       reject: (message) => {
         const edit = this.store.reject(message.opId);
+        // An undo the server refused says so itself (board/undo.js).
+        const wasUndo = this.undo.rejected(message.opId);
         if (!edit) return;
         this.refresh();
-        this.status.toast(rejectText(message, edit.ops));
+        if (!wasUndo) this.status.toast(rejectText(message, edit.ops));
       },
       slowed: () => this.status.toast(SLOWED),
       serverError: (message) => {
@@ -258,6 +268,8 @@ export class BoardSession {
     const board = this.store.displayed;
     this.view.render(board, touched);
     this.countdowns.sync(board, touched);
+    // Clocks and scheduled starts are told in the board's zone, whatever this screen's own.
+    this.countdowns.setZone(boardZone(board.display));
     this.presence.sync(touched);
     this.status.update({ pending: this.store.pending.length });
     if (board.display !== this.shownDisplay) this.page.display((this.shownDisplay = board.display));
@@ -267,14 +279,18 @@ export class BoardSession {
 
   /**
    * A local edit: shown at once, sent now or after the next join. No operations: nothing to do.
-   * @param {Op[]} ops
+   * It can be undone unless `remember` is false (an undo itself).
+   * @param {Op[]} ops @param {{remember?: boolean}} [options]
+   * @returns {string} its opId ("" when there was nothing to send)
    */
-  edit(ops) {
-    if (ops.length === 0) return;
+  edit(ops, { remember = true } = {}) {
+    if (ops.length === 0) return "";
     const opId = String(this.nextOpId++);
+    if (remember) this.undo.edited(opId, ops, this.store.displayed);
     this.store.addEdit(opId, ops, Date.now());
     this.refresh();
     this.connection.sendEdit({ opId, ops });
+    return opId;
   }
 
   /** Sound on or off for finished timers, remembered on this device. @param {boolean} on */

@@ -25,7 +25,9 @@ export function nearestRunning(timers) {
   let best = Infinity;
   for (const timer of timers) {
     if (timer.run.status !== RUN.running) continue;
-    const deadline = /** @type {number} */ (deadlineOf(timer));
+    const deadline = deadlineOf(timer);
+    // A stopwatch has no end to show.
+    if (deadline === null) continue;
     if (deadline < best || (deadline === best && nearest !== null && timer.id < nearest.id)) {
       nearest = timer;
       best = deadline;

@@ -50,7 +50,7 @@ export function sectionRunWords(running, sequence) {
 
 /** The state in words next to the countdown (the state is never told by colour alone). */
 export const STATE_WORDS = Object.freeze({
-  idle: "Ready", running: "Running", paused: "Paused", warn: "Warning", over: "Time's up", done: "Done",
+  idle: "Ready", running: "Running", paused: "Paused", warn: "Warning", over: "Time's up", done: "Done", clock: "Time of day",
 });
 
 /**

@@ -5,12 +5,13 @@
 // countdowns view (board/countdowns.js) draws a face only when it changes, and wakes up once for all
 // running timers, at the earliest `msUntilChange`.
 
-import { RUN } from "../wire/constants.js";
+import { RUN, TIMER_KIND } from "../wire/constants.js";
 import { STATE_WORDS } from "./sentences.js";
+import { formatWallTime } from "./wall_clock.js";
 
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {import("../wire/protocol.js").Run} Run */
-/** @typedef {Pick<Timer, "minutes" | "seconds" | "run">} TimerTimes */
+/** @typedef {Pick<Timer, "minutes" | "seconds" | "run"> & Partial<Pick<Timer, "kind" | "startAt" | "targetAt">>} TimerTimes */
 
 /** The timer's full length in ms. @param {Pick<Timer, "minutes" | "seconds">} timer */
 export function lengthMs({ minutes, seconds }) {
@@ -24,7 +25,7 @@ export function lengthMs({ minutes, seconds }) {
  */
 export function countedMs(timer, serverNow) {
   const { run } = timer;
-  if (run.status === RUN.finished) return lengthMs(timer);
+  if (run.status === RUN.finished && timer.kind !== TIMER_KIND.countUp) return lengthMs(timer);
   if (run.status === RUN.idle) return 0;
   const running = run.status === RUN.running && run.startedAt !== undefined ? Math.max(0, serverNow - run.startedAt) : 0;
   return run.elapsed + running;
@@ -37,6 +38,8 @@ export function countedMs(timer, serverNow) {
  * @param {TimerTimes} timer @param {number} serverNow
  */
 export function remainingMs(timer, serverNow) {
+  // Counting to a time of day: that instant minus now, whatever the length (or the run).
+  if (timer.kind === TIMER_KIND.toTime) return timer.run.status === RUN.finished ? 0 : Math.max(0, (timer.targetAt ?? serverNow) - serverNow);
   return Math.max(0, lengthMs(timer) - countedMs(timer, serverNow));
 }
 
@@ -82,7 +85,8 @@ export const PHASE = Object.freeze({ plain: /** @type {Phase} */ (""), warn: /**
  */
 export function deadlineOf(timer) {
   const { run } = timer;
-  if (run.status !== RUN.running || run.startedAt === undefined) return null;
+  if (run.status !== RUN.running || run.startedAt === undefined || timer.kind === TIMER_KIND.countUp) return null;
+  if (timer.kind === TIMER_KIND.toTime) return timer.targetAt ?? null;
   return run.startedAt + lengthMs(timer) - run.elapsed;
 }
 
@@ -115,10 +119,16 @@ export function formatOvertime(ms) {
  * @param {number} serverNow
  * @param {boolean} [movedOn] a finished timer of a sequence section that a later timer of it
  *   followed (sequence.js): it reads "Done", not overtime
+ * @param {string} [zone] the board's time zone: a clock and a scheduled start are told in it
  * @returns {{text: string, phase: Phase, word: string}}
  */
-export function timerFace(timer, serverNow, movedOn = false) {
+export function timerFace(timer, serverNow, movedOn = false, zone = "UTC") {
   const { status } = timer.run;
+  if (timer.kind === TIMER_KIND.clock) return { text: formatWallTime(serverNow, zone), phase: PHASE.plain, word: STATE_WORDS.clock };
+  if (timer.kind === TIMER_KIND.countUp) {
+    return { text: formatClock(Math.floor(Math.max(0, countedMs(timer, serverNow)) / 1000)), phase: PHASE.plain, word: STATE_WORDS[status] };
+  }
+  const scheduled = scheduledWord(timer, serverNow, zone);
   if (status === RUN.finished && movedOn) return { text: formatClock(0), phase: PHASE.done, word: STATE_WORDS.done };
   const since = overSince(timer, serverNow);
   if (since !== null) return { text: formatOvertime(serverNow - since), phase: PHASE.over, word: STATE_WORDS.over };
@@ -127,7 +137,18 @@ export function timerFace(timer, serverNow, movedOn = false) {
   const left = remainingMs(timer, serverNow);
   const text = formatClock(shownSeconds(left));
   if (isWarning(timer, left)) return { text, phase: PHASE.warn, word: status === RUN.paused ? STATE_WORDS.paused : STATE_WORDS.warn };
-  return { text, phase: PHASE.plain, word: STATE_WORDS[status] };
+  return { text, phase: PHASE.plain, word: scheduled ?? STATE_WORDS[status] };
+}
+
+/**
+ * An idle timer with a scheduled start, in words: "starts at 09:00, in 4:59" (the time in the
+ * board's zone, then a countdown to it). Null for any other.
+ * @param {TimerTimes} timer @param {number} serverNow @param {string} zone
+ */
+export function scheduledWord(timer, serverNow, zone) {
+  if (timer.run.status !== RUN.idle || timer.startAt == null) return null;
+  const seconds = timer.startAt % 60000 === 0 ? {} : { seconds: true };
+  return `starts at ${formatWallTime(timer.startAt, zone, { seconds: false, ...seconds })}, in ${formatClock(shownSeconds(timer.startAt - serverNow))}`;
 }
 
 /**
@@ -149,6 +170,8 @@ export function isWarning(timer, left) {
  */
 export function ticks(timer, movedOn = false) {
   const { run } = timer;
+  if (timer.kind === TIMER_KIND.clock || (timer.kind === TIMER_KIND.toTime && run.status !== RUN.finished)) return true;
+  if (run.status === RUN.idle && timer.startAt != null) return true;
   return run.status === RUN.running || (run.status === RUN.finished && run.finishedAt !== undefined && !movedOn);
 }
 
@@ -161,6 +184,13 @@ export function ticks(timer, movedOn = false) {
  */
 export function msUntilChange(timer, serverNow, movedOn = false) {
   if (!ticks(timer, movedOn)) return Infinity;
+  // A clock, a stopwatch and the countdown to a scheduled start change on their own whole seconds.
+  if (timer.kind === TIMER_KIND.clock) return 1000 - (((serverNow % 1000) + 1000) % 1000);
+  if (timer.kind === TIMER_KIND.countUp) return 1000 - (((countedMs(timer, serverNow) % 1000) + 1000) % 1000);
+  if (timer.run.status === RUN.idle && timer.startAt != null) {
+    const untilStart = timer.startAt - serverNow;
+    return untilStart > 0 ? untilStart - (shownSeconds(untilStart) - 1) * 1000 : 1000;
+  }
   const since = overSince(timer, serverNow);
   if (since !== null) {
     // Counting up: the next whole second past the deadline.

@@ -25,12 +25,18 @@ import { commitField, fieldInput, revertField } from "../board/field.js";
 import { TimerSelection } from "../board/selection.js";
 import { BoardSession } from "../board/session.js";
 import { runKey } from "../model/run_keys.js";
+import { undoKey } from "../board/undo.js";
 
 /** @typedef {import("../board/status.js").StatusView} StatusView */
 /** @typedef {import("../board/share_dialog.js").ShareDialog} ShareDialog */
 /** @typedef {import("../board/owner_panel.js").OwnerPanel} OwnerPanel */
 /** @typedef {import("../board/screens_panel.js").ScreensPanel} ScreensPanel */
-/** @typedef {{share: ShareDialog | null, owner: OwnerPanel | null, screens: ScreensPanel | null}} Dialogs  made when first opened */
+/** @typedef {import("../board/history_panel.js").HistoryPanel} HistoryPanel */
+/** @typedef {import("../board/time_dialog.js").TimeDialog} TimeDialog */
+/**
+ * @typedef {{share: ShareDialog | null, owner: OwnerPanel | null, screens: ScreensPanel | null, history: HistoryPanel | null,
+ *   time: TimeDialog | null}} Dialogs  made when first opened
+ */
 
 /**
  * The page a board ends on, loaded when a board ends (the first load does without it).
@@ -67,6 +73,7 @@ export function openBoardPage(doc, id, { status }) {
     elements: {
       sections: byId("sections"), presence: byId("presence"), alerts: byId("timer-alerts"), title: byId("board-title"),
       myDot: /** @type {HTMLElement} */ (doc.querySelector(".me-dot")), sync: byId("sync-status"),
+      undoButtons: /** @type {HTMLElement[]} */ ([...doc.querySelectorAll(".undo-button, .redo-button")]),
     },
     page: {
       role: (role) => renderRole(page, role),
@@ -145,7 +152,7 @@ export function renderRole(page, role) {
  */
 function dialogs(session, byId) {
   /** @type {Dialogs} */
-  const made = { share: null, owner: null, screens: null };
+  const made = { share: null, owner: null, screens: null, history: null, time: null };
   const origin = location.origin;
   return {
     made,
@@ -158,6 +165,16 @@ function dialogs(session, byId) {
       const { ScreensPanel } = await import("../board/screens_panel.js");
       made.screens ??= new ScreensPanel({ dialog: /** @type {HTMLDialogElement} */ (byId("screens-dialog")), session, origin });
       return made.screens;
+    },
+    async time() {
+      const { TimeDialog } = await import("../board/time_dialog.js");
+      made.time ??= new TimeDialog({ dialog: /** @type {HTMLDialogElement} */ (byId("time-dialog")), session });
+      return made.time;
+    },
+    async history() {
+      const [{ HistoryPanel }, { BoardApi }] = await Promise.all([import("../board/history_panel.js"), import("../wire/api.js")]);
+      made.history ??= new HistoryPanel({ dialog: /** @type {HTMLDialogElement} */ (byId("history-dialog")), session, api: new BoardApi() });
+      return made.history;
     },
     async owner() {
       const [{ OwnerPanel }, { BoardApi }] = await Promise.all([import("../board/owner_panel.js"), import("../wire/api.js")]);
@@ -195,7 +212,11 @@ function handlers(board, byId, open) {
   const edit = (/** @type {(b: import("../model/board.js").BoardReader) => import("../wire/protocol.js").Op[]} */ intent) => board.edit(intent(board.displayed));
   const onButton = buttonActions({
     "share-open": () => void open.share().then((dialog) => dialog.open()),
-    "owner-open": () => void open.owner().then((dialog) => dialog.open()),
+    "owner-open": () => {
+      void open.owner().then((dialog) => dialog.open());
+      void import("../board/time_dialog.js").then(({ fillTimeZoneForm }) => fillTimeZoneForm(
+        /** @type {HTMLFormElement} */ (byId("owner-dialog").querySelector(".time-zone-form")), board.displayed.display.timeZone ?? "UTC"));
+    },
     "screens-open": () => void open.screens().then((dialog) => dialog.open()),
     "mode-toggle": (_id, button) => {
       const run = button.getAttribute("aria-pressed") !== "true";
@@ -208,6 +229,19 @@ function handlers(board, byId, open) {
     "copy-field": (_id, button) => void import("../board/share_dialog.js").then(({ copyField }) => copyField(
       /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status")))),
     "qr-field": (_id, button) => made.share?.showQr(/** @type {HTMLInputElement} */ (byId(button.dataset.qr ?? ""))),
+    "undo-button": () => board.undo.undo(),
+    "redo-button": () => board.undo.redo(),
+    "toast-undo": (_id, button) => {
+      board.undo.undo(button.dataset.opId);
+      button.closest(".toast")?.remove();
+    },
+    "section-time": (id) => void open.time().then((dialog) => dialog.open(id)),
+    "finish-clear": () => made.time?.clearFinish(),
+    "start-clear": () => made.time?.clearStart(),
+    "history-open": () => void open.history().then((panel) => panel.open()),
+    "history-more": () => void made.history?.older(),
+    "history-restore": (_id, button) => made.history?.restore(Number(button.dataset.rev)),
+    "history-report": () => void made.history?.downloadReport(),
     "replace-link": (_id, button) => made.owner?.askReplace(button.dataset.role === ROLE.view ? ROLE.view : ROLE.edit),
     "replace-confirm": () => made.owner?.confirmReplace(),
     "replace-cancel": () => made.owner?.cancelReplace(),
@@ -249,9 +283,18 @@ function handlers(board, byId, open) {
       "screen-message": () => made.screens?.send(),
       "add-section": (form) => actions.addSection(board, form),
       "add-timer": (form) => actions.addTimer(board, form),
+      "finish-form": () => made.time?.saveFinish(),
+      "timer-time-form": () => made.time?.saveTimer(),
+      "time-zone-form": (form) => void import("../board/time_dialog.js").then(({ submitTimeZone }) => submitTimeZone(board, form)),
     }),
     /** @param {KeyboardEvent} event */
     keydown(event) {
+      // Ctrl+Z / Ctrl+Shift+Z outside text fields: this page's own edits, through the server.
+      const undo = undoKey(event);
+      if (undo) {
+        event.preventDefault();
+        return undo === "undo" ? board.undo.undo() : board.undo.redo();
+      }
       const input = fieldInput(event.target);
       if (!input && !event.isComposing) return runKeys(event);
       if (!input || event.isComposing) return;
@@ -290,6 +333,8 @@ function handlers(board, byId, open) {
       const target = /** @type {HTMLElement} */ (event.target);
       if (target.matches(".timer-section")) return actions.moveTimerToSection(board, /** @type {HTMLSelectElement} */ (target));
       if (target.matches("#sound-toggle")) return board.setSound(/** @type {HTMLInputElement} */ (target).checked);
+      if (target.matches("#time-timer")) return made.time?.fillTimer();
+      if (target.matches("#time-kind")) return made.time?.showKindFields();
       // Number inputs: the spinner arrows commit at once; typing commits on Enter or blur.
       const input = fieldInput(target);
       if (input && input.type === "number") commitField(input, board);

@@ -4,11 +4,14 @@
 //
 // Stable selectors: form.new-board, #recent-boards > li[data-kind=board][data-id=ID] (.board-forget).
 
+import { DEFAULT_TIME_ZONE } from "../wire/constants.js";
+import { setTimeZone } from "../wire/protocol.js";
 import { BoardApi } from "../wire/api.js";
 import { armButton, h } from "../dom/kit.js";
 import { buttonActions, formActions } from "../dom/delegate.js";
 import { loadBoards, updateBoards, withLinks, withoutBoard } from "../model/board_list.js";
 import { ROLE_WORDS, START_WORDS, UNTITLED_BOARD } from "../model/sentences.js";
+import { screenZone } from "../model/wall_clock.js";
 
 /** @typedef {import("../board/status.js").StatusView} StatusView */
 /** @typedef {import("../model/board_list.js").BoardEntry} BoardEntry */
@@ -65,6 +68,12 @@ export class StartPage {
     button.disabled = true;
     try {
       const created = await this.api.createBoard(title);
+      // A new board shows times of day in its maker's zone (docs/protocol.md, "Time of day").
+      const zone = screenZone();
+      if (zone !== DEFAULT_TIME_ZONE) {
+        await this.api.edit(created.id, created.secrets.owner, { opId: "time-zone", ops: [setTimeZone(zone)] })
+          .catch((/** @type {Error} */ error) => console.warn("TimerBoard: the board's time zone was not set:", error.message));
+      }
       updateBoards((list) => withLinks(list, created.id, created.links, { title: created.title ?? title, now: Date.now() }));
       this.navigate(created.url);
     } catch (error) {

@@ -26,10 +26,19 @@ export class BoardApi {
 
   /**
    * @param {string} title may be empty: an untitled board
-   * @returns {Promise<{id: string, title: string, url: string, links: Record<Role, string>}>}
+   * @returns {Promise<{id: string, title: string, url: string, links: Record<Role, string>, secrets: Record<Role, string>}>}
    */
   createBoard(title) {
     return this.#request("POST", API_BOARDS, null, title ? { title } : {});
+  }
+
+  /**
+   * An edit over HTTP (POST /api/boards/ID/edits), once durable: the server's ack.
+   * @param {string} id @param {string} secret an edit or owner secret
+   * @param {{opId: string, ops: import("./protocol.js").Op[]}} edit
+   */
+  edit(id, secret, edit) {
+    return this.#request("POST", `${boardPath(id)}/edits`, secret, edit);
   }
 
   /** @param {string} id @param {string} secret the owner's @returns {Promise<{links: {edit: string, view: string}}>} */
@@ -54,6 +63,26 @@ export class BoardApi {
   /** @param {string} id @param {string} secret @returns {Promise<null>} */
   deleteBoard(id, secret) {
     return this.#request("DELETE", boardPath(id), secret);
+  }
+
+  /**
+   * A page of the board's history, newest first (any role's secret).
+   * @param {string} id @param {string} secret @param {number | null} [before] the `next` of the page before
+   * @returns {Promise<{entries: any[], next: number | null}>} entries as docs/protocol.md shows them
+   */
+  history(id, secret, before) {
+    return this.#request("GET", `${boardPath(id)}/history${before == null ? "" : `?before=${before}`}`, secret);
+  }
+
+  /**
+   * The report of the board's timer runs, as a CSV file: fetched with the secret in the header
+   * (a plain link could not carry it), for the page to hand to the browser as a download.
+   * @param {string} id @param {string} secret @returns {Promise<Blob>}
+   */
+  async reportCsv(id, secret) {
+    const response = await this.fetch(`${boardPath(id)}/report.csv`, { headers: { Authorization: `Bearer ${secret}` } });
+    if (!response.ok) throw new ApiError(response.status, "", `${response.status} ${response.statusText}`.trim());
+    return response.blob();
   }
 
   /**

@@ -49,6 +49,10 @@ export const OP = Object.freeze({
   skipSection: "skipSection",
   /** A sequence section: every timer back to idle, the first starts now. */
   restartSection: "restartSection",
+  /** Undoes this client's own earlier edit, named by its opId (redo: an undo of the undo). */
+  undo: "undo",
+  /** The board's time zone (an IANA name): every screen shows wall-clock times in it. */
+  setTimeZone: "setTimeZone",
   /** What every display shows (docs/protocol.md "Screens"): a message, a blackout. */
   showMessage: "showMessage",
   clearMessage: "clearMessage",
@@ -94,7 +98,20 @@ export const FIELD = Object.freeze({
   loop: "loop",
   /** adjustTimer's amount, in ms (positive: more time left). */
   by: "by",
+  /** Time of day (docs/protocol.md): a timer's kind, its scheduled start, its target instant; a section's finish. */
+  kind: "kind",
+  startAt: "startAt",
+  targetAt: "targetAt",
+  finishAt: "finishAt",
+  /** An undo's ack: what it left alone because someone changed it since. */
+  skipped: "skipped",
 });
+
+/** A timer's kinds (absent on the wire: countdown). */
+export const TIMER_KIND = Object.freeze({ countdown: "countdown", countUp: "countUp", toTime: "toTime", clock: "clock" });
+export const TIMER_KINDS = Object.freeze(Object.values(TIMER_KIND));
+/** A board's time zone until it says otherwise. */
+export const DEFAULT_TIME_ZONE = "UTC";
 
 /** A timer's running state (`run`, docs/protocol.md "Timers that run"). */
 export const RUN = Object.freeze({
@@ -122,8 +139,8 @@ export const PRESENCE = Object.freeze({
 });
 
 /** Fields a change may carry, per kind (inserts carry all of them, plus `id` and `createdDate`). */
-export const SECTION_FIELDS = Object.freeze([FIELD.title, FIELD.isExpanded, FIELD.order, FIELD.sequence, FIELD.loop]);
-export const TIMER_FIELDS = Object.freeze([FIELD.sectionID, FIELD.title, FIELD.minutes, FIELD.seconds, FIELD.order, FIELD.run, FIELD.warnAt]);
+export const SECTION_FIELDS = Object.freeze([FIELD.title, FIELD.isExpanded, FIELD.order, FIELD.sequence, FIELD.loop, FIELD.finishAt]);
+export const TIMER_FIELDS = Object.freeze([FIELD.sectionID, FIELD.title, FIELD.minutes, FIELD.seconds, FIELD.order, FIELD.run, FIELD.warnAt, FIELD.kind, FIELD.startAt, FIELD.targetAt]);
 
 /** Positions of an added or moved item among its siblings. */
 export const POSITION = Object.freeze({ first: "first", last: "last", before: "before", after: "after" });

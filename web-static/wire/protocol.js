@@ -9,7 +9,8 @@ import { MSG, OP, POSITION, PROTOCOL_VERSION, DEFAULT_LIMITS } from "./constants
 
 /**
  * A section. `sequence` and `loop` are on the wire only when true (issue 18): absent reads as false.
- * @typedef {{id: string, title: string, isExpanded: boolean, createdDate: number, order: string, sequence?: boolean, loop?: boolean}} Section
+ * `finishAt` (server ms; absent or null: none) starts its timers so that all finish then.
+ * @typedef {{id: string, title: string, isExpanded: boolean, createdDate: number, order: string, sequence?: boolean, loop?: boolean, finishAt?: number | null}} Section
  */
 /**
  * A timer's running state. `finishedAt` (server ms) is when a finished timer reached zero; a
@@ -18,7 +19,10 @@ import { MSG, OP, POSITION, PROTOCOL_VERSION, DEFAULT_LIMITS } from "./constants
  */
 /**
  * A timer. `warnAt` (ms left at which it turns amber) is on the wire only when set: absent reads as 0, none.
- * @typedef {{id: string, sectionID: string, title: string, minutes: number, seconds: number, createdDate: number, order: string, run: Run, warnAt?: number}} Timer
+ * Time of day: `kind` (absent: countdown), `startAt` a scheduled start and `targetAt` a toTime
+ * timer's instant (server ms; absent or null: none).
+ * @typedef {{id: string, sectionID: string, title: string, minutes: number, seconds: number, createdDate: number, order: string, run: Run, warnAt?: number,
+ *   kind?: "countdown" | "countUp" | "toTime" | "clock", startAt?: number | null, targetAt?: number | null}} Timer
  */
 /**
  * Someone on the board; `clockError` is the ± bound of their screen's clock, once they reported one.
@@ -55,7 +59,7 @@ export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 
  *   | {type: "resume", board: string, title?: string, since: number, rev: number}
  *   | {type: "renamed", title: string}
  *   | {type: "changes", rev: number, changes: Change[]}
- *   | {type: "ack", opId: string, rev: number, duplicate: boolean}
+ *   | {type: "ack", opId: string, rev: number, duplicate: boolean, skipped?: {id?: string, field: string}[]}
  *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}, retryAfterMs?: number}
  *   | {type: "pong", t: number, serverTime: number}
  *   | {type: "error", code: string, message: string}
@@ -88,7 +92,17 @@ export function editMessage(opId, ops) {
  * @param {string} opId @param {string} target
  */
 export function undoMessage(opId, target) {
-  return editMessage(opId, [{ op: "undo", opId: target }]);
+  return editMessage(opId, [undo(target)]);
+}
+
+/** The undo of this client's own edit `target` (an opId). @param {string} target @returns {Op} */
+export function undo(target) {
+  return /** @type {Op} */ (/** @type {unknown} */ ({ op: OP.undo, opId: target }));
+}
+
+/** @param {string} timeZone an IANA name @returns {Op} */
+export function setTimeZone(timeZone) {
+  return /** @type {Op} */ (/** @type {unknown} */ ({ op: OP.setTimeZone, timeZone }));
 }
 
 /** @param {number} t */
@@ -113,9 +127,9 @@ export function addSection({ id, title, isExpanded, sequence, loop, position }) 
   return withoutUndefined({ op: OP.addSection, id, title, isExpanded, sequence, loop, position });
 }
 
-/** @param {{id: string, title?: string, isExpanded?: boolean, sequence?: boolean, loop?: boolean}} a @returns {Op} */
-export function updateSection({ id, title, isExpanded, sequence, loop }) {
-  return withoutUndefined({ op: OP.updateSection, id, title, isExpanded, sequence, loop });
+/** finishAt: null turns "finish together" off. @param {{id: string, title?: string, isExpanded?: boolean, sequence?: boolean, loop?: boolean, finishAt?: number | null}} a @returns {Op} */
+export function updateSection({ id, title, isExpanded, sequence, loop, finishAt }) {
+  return withoutUndefined({ op: OP.updateSection, id, title, isExpanded, sequence, loop, finishAt });
 }
 
 /** @param {{id: string, position: Position}} a @returns {Op} */
@@ -128,14 +142,16 @@ export function deleteSection({ id }) {
   return { op: OP.deleteSection, id };
 }
 
-/** @param {{id: string, sectionID: string, title: string, minutes: number, seconds: number, warnAt?: number, position?: Position}} a @returns {Op} */
-export function addTimer({ id, sectionID, title, minutes, seconds, warnAt, position }) {
-  return withoutUndefined({ op: OP.addTimer, id, sectionID, title, minutes, seconds, warnAt, position });
+/** @typedef {{kind?: string, startAt?: number | null, targetAt?: number | null}} TimeOfDay  null clears startAt or targetAt */
+
+/** @param {{id: string, sectionID: string, title: string, minutes: number, seconds: number, warnAt?: number, position?: Position} & TimeOfDay} a @returns {Op} */
+export function addTimer({ id, sectionID, title, minutes, seconds, warnAt, position, kind, startAt, targetAt }) {
+  return withoutUndefined({ op: OP.addTimer, id, sectionID, title, minutes, seconds, warnAt, kind, startAt, targetAt, position });
 }
 
-/** @param {{id: string, title?: string, minutes?: number, seconds?: number, warnAt?: number}} a @returns {Op} */
-export function updateTimer({ id, title, minutes, seconds, warnAt }) {
-  return withoutUndefined({ op: OP.updateTimer, id, title, minutes, seconds, warnAt });
+/** @param {{id: string, title?: string, minutes?: number, seconds?: number, warnAt?: number} & TimeOfDay} a @returns {Op} */
+export function updateTimer({ id, title, minutes, seconds, warnAt, kind, startAt, targetAt }) {
+  return withoutUndefined({ op: OP.updateTimer, id, title, minutes, seconds, warnAt, kind, startAt, targetAt });
 }
 
 /** @param {{id: string, sectionID?: string, position: Position}} a @returns {Op} */

@@ -2,7 +2,7 @@
 // What the server sends (docs/protocol.md), read and checked: a validating parser for every server
 // message, whose errors name the field at fault. Pure: no DOM, no socket, no state.
 
-import { BOARD_CHANGE, CHANGE, DEFAULT_LIMITS, DISPLAY, FIELD, KIND, MSG, PRESENCE, ROLES, RUN } from "./constants.js";
+import { BOARD_CHANGE, CHANGE, DEFAULT_LIMITS, DISPLAY, FIELD, KIND, MSG, PRESENCE, ROLES, RUN, TIMER_KINDS } from "./constants.js";
 import { isValidId } from "./ids.js";
 import { defaultDisplay, idleRun, withoutUndefined } from "./protocol.js";
 
@@ -15,6 +15,7 @@ import { defaultDisplay, idleRun, withoutUndefined } from "./protocol.js";
 /** @typedef {import("./protocol.js").Limits} Limits */
 /** @typedef {import("./protocol.js").PresenceUser} PresenceUser */
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol.js").Display} Display */
 
 /** A server message that does not follow docs/protocol.md. */
 export class ProtocolError extends Error {
@@ -77,11 +78,13 @@ const SERVER_PARSERS = {
   }),
   [MSG.renamed]: (r) => ({ type: MSG.renamed, title: r.string("title") }),
   [MSG.changes]: (r) => ({ type: MSG.changes, rev: r.int("rev"), changes: r.array("changes").map(parseChange) }),
-  [MSG.ack]: (r) => ({
+  [MSG.ack]: (r) => withoutUndefined({
     type: MSG.ack,
     opId: r.string("opId"),
     rev: r.int("rev"),
     duplicate: r.optional("duplicate", "bool") ?? false,
+    // An undo's: what it left as it was, because someone changed it since.
+    skipped: r.has(FIELD.skipped) ? r.array(FIELD.skipped).map((item) => withoutUndefined({ id: item.optional(FIELD.id, "string"), field: item.string("field") })) : undefined,
   }),
   [MSG.reject]: (r) => {
     const current = r.optional("current", "object");
@@ -147,6 +150,7 @@ function parseSection(r) {
   };
   // sequence and loop only when sent (a server from before issue 18 sends neither): absent is false.
   withOptional(section, FIELD.sequence, r.optional(FIELD.sequence, "bool"));
+  withOptional(section, FIELD.finishAt, r.nullable(FIELD.finishAt));
   return withOptional(section, FIELD.loop, r.optional(FIELD.loop, "bool"));
 }
 
@@ -162,6 +166,10 @@ function parseTimer(r) {
     order: r.string(FIELD.order),
     run: r.has(FIELD.run) ? parseRun(r.object(FIELD.run)) : idleRun(),
   };
+  // Time of day (absent: a countdown, no schedule).
+  withOptional(timer, FIELD.kind, r.timerKind(FIELD.kind));
+  withOptional(timer, FIELD.startAt, r.nullable(FIELD.startAt));
+  withOptional(timer, FIELD.targetAt, r.nullable(FIELD.targetAt));
   // Only when sent: absent is 0, no warning.
   return withOptional(timer, FIELD.warnAt, r.optional(FIELD.warnAt, "int"));
 }
@@ -197,6 +205,8 @@ const UPDATE_FIELDS = {
     [FIELD.order]: "string", [FIELD.warnAt]: "int",
   },
 };
+/** Fields an update may clear with null (time of day). */
+const NULLABLE_FIELDS = { [KIND.section]: [FIELD.finishAt], [KIND.timer]: [FIELD.startAt, FIELD.targetAt] };
 
 // MARK: the board's display (docs/protocol.md "Screens")
 
@@ -236,12 +246,14 @@ function parseChange(r) {
   }
   if (r.has(CHANGE.update)) {
     const kind = r.kind(CHANGE.update);
-    /** @type {Record<string, string | number | boolean>} */
+    /** @type {Record<string, any>} */
     const fields = {};
     for (const [key, type] of Object.entries(UPDATE_FIELDS[kind])) {
       const value = r.optional(key, /** @type {FieldType} */ (type));
       if (value !== undefined) fields[key] = value;
     }
+    for (const key of NULLABLE_FIELDS[kind]) withOptional(fields, key, r.nullable(key));
+    if (kind === KIND.timer) withOptional(fields, FIELD.kind, r.timerKind(FIELD.kind));
     if (kind === KIND.timer && r.has(FIELD.run)) fields[FIELD.run] = parseRun(r.object(FIELD.run));
     return { action: CHANGE.update, kind, id: r.id(FIELD.id), fields };
   }
@@ -315,6 +327,18 @@ class Reader {
     const value = this.value[key];
     if (!Array.isArray(value)) throw new ProtocolError(`${this.path}.${key} must be an array`);
     return value.map((item, index) => new Reader(item, () => `${this.path}.${key}[${index}]`));
+  }
+
+  /** A number, null (cleared) or undefined (absent). @param {string} key @returns {number | null | undefined} */
+  nullable(key) {
+    return this.value[key] === null ? null : this.optional(key, "number");
+  }
+
+  /** A timer's kind, or undefined when absent. @param {string} key */
+  timerKind(key) {
+    const kind = this.optional(key, "string");
+    if (kind !== undefined && !TIMER_KINDS.includes(kind)) throw new ProtocolError(`${this.path}.${key} must be one of ${TIMER_KINDS.join(", ")}`);
+    return /** @type {Timer["kind"]} */ (kind);
   }
 
   /** @param {string} key @returns {Kind} */

@@ -1,0 +1,132 @@
+// @ts-check
+// What an edit did, in words, for undo's toasts ("Reset of Keynote undone") and the history panel
+// ("Ada reset Keynote at 14:02:11"). Pure: it reads the board as it was before the edit (so a
+// deleted timer still has its title) and the server's history entries.
+
+import { BOARD_CHANGE, CHANGE, FIELD, KIND, OP, RUN } from "../wire/constants.js";
+
+/** @typedef {import("../wire/protocol.js").Op} Op */
+/** @typedef {import("./board.js").BoardReader} BoardReader */
+
+/** The ops that throw something away: their toast offers Undo at once. */
+export const DESTRUCTIVE_OPS = Object.freeze([OP.deleteTimer, OP.deleteSection, OP.resetTimer, OP.restartSection]);
+
+/** @param {Op[]} ops */
+export function isDestructive(ops) {
+  return ops.some((op) => DESTRUCTIVE_OPS.includes(op.op));
+}
+
+/** Undo's toasts and buttons. */
+export const UNDO_WORDS = Object.freeze({
+  undo: "Undo", redo: "Redo", history: "History",
+  nothingToUndo: "Nothing of yours to undo.", nothingToRedo: "Nothing to redo.",
+  undoTip: "Undo your last edit (Ctrl+Z)", redoTip: "Redo what you undid (Ctrl+Shift+Z)",
+});
+
+/** @param {string} label @param {"undo" | "redo"} kind @param {{id?: string, field: string}[]} [skipped] */
+export function undoneText(label, kind, skipped = []) {
+  const done = `${label} ${kind === "undo" ? "undone" : "redone"}`;
+  if (skipped.length === 0) return done;
+  const fields = [...new Set(skipped.map((s) => s.field))].join(", ");
+  return `${done}, except what someone else changed since (${fields}): that stays.`;
+}
+
+/** @param {string} label an undo the server refused (too old, or not ours) */
+export function undoRefusedText(label) {
+  return `${label} can no longer be undone.`;
+}
+
+/**
+ * "Reset of Keynote", "Rename of Prep": what an edit did, named by its first operation.
+ * @param {Op[]} ops @param {BoardReader} before the board before the edit
+ */
+export function editLabel(ops, before) {
+  const op = ops[0];
+  if (!op) return "Edit";
+  const title = (/** @type {unknown} */ id) => {
+    const key = String(id ?? "");
+    return before.timers.get(key)?.title ?? before.sections.get(key)?.title ?? /** @type {any} */ (op).title ?? "it";
+  };
+  const of = (/** @type {string} */ noun) => `${noun} of ${title(op.id)}`;
+  switch (op.op) {
+    case OP.addSection: case OP.addTimer: return `Adding ${op.title}`;
+    case OP.deleteTimer: case OP.deleteSection: return of("Delete");
+    case OP.resetTimer: return of("Reset");
+    case OP.startTimer: case OP.startSection: return of("Start");
+    case OP.pauseTimer: case OP.pauseSection: return of("Pause");
+    case OP.adjustTimer: return `${Number(op.by) > 0 ? "+" : "−"}${Math.abs(Number(op.by)) / 60000} min on ${title(op.id)}`;
+    case OP.moveTimer: case OP.moveSection: return of("Move");
+    case OP.skipSection: return of("Skip");
+    case OP.restartSection: return of("Restart");
+    case OP.setTimeZone: return "Time zone change";
+    case OP.updateTimer: case OP.updateSection: return of(updateNoun(op));
+    default: return "Edit";
+  }
+}
+
+/** @param {Op} op an update @returns {string} */
+function updateNoun(op) {
+  if (op.title !== undefined) return "Rename";
+  if (op.minutes !== undefined || op.seconds !== undefined) return "Length";
+  if (op.isExpanded !== undefined) return op.isExpanded ? "Expand" : "Collapse";
+  if (op.startAt !== undefined) return "Start time";
+  if (op.finishAt !== undefined) return "Finish time";
+  if (op.kind !== undefined || op.targetAt !== undefined) return "Kind";
+  if (op.warnAt !== undefined) return "Warning";
+  return "Change";
+}
+
+// MARK: the history panel
+
+/**
+ * @typedef {{rev: number, time: number, by: string | null, changes: Record<string, any>[], replaced?: Record<string, any>[]}} HistoryEntry
+ *   as GET /api/boards/ID/history sends it: changes and replaced in the wire's flat shape
+ */
+
+/**
+ * What one entry of the history did, as a verb phrase with its object ("reset Keynote",
+ * "deleted the section Prep", "renamed Tea to Green tea").
+ * @param {HistoryEntry} entry @param {(id: string) => string | undefined} titleOf the title an id has now, if any
+ */
+export function historyAction(entry, titleOf) {
+  const replaced = new Map((entry.replaced ?? []).map((r) => [r.id, r]));
+  const name = (/** @type {string} */ id) => replaced.get(id)?.title ?? titleOf(id) ?? "an item";
+  // A section delete lists its timers' deletes first: name the section.
+  const changes = [...entry.changes].sort((a, b) => weight(b) - weight(a));
+  const change = changes[0];
+  if (!change) return "changed nothing";
+  const more = entry.changes.length > 1 && !isSectionDelete(change) ? ` (and ${entry.changes.length - 1} more)` : "";
+  if (change[CHANGE.delete]) return `deleted ${change[CHANGE.delete] === KIND.section ? "the section " : ""}${name(change.id)}`;
+  if (change[CHANGE.insert]) return `added ${change.title}${more}`;
+  if (change[CHANGE.update] === BOARD_CHANGE) return change.timeZone ? `set the time zone to ${change.timeZone}` : "changed the screens' message";
+  const title = change.title !== undefined ? `renamed ${name(change.id)} to ${change.title}` : null;
+  if (title) return title + more;
+  const run = change[FIELD.run]?.status;
+  const verb = run ? RUN_VERBS[run] : change.order !== undefined ? "moved" : "changed";
+  // A run the server changed by itself (no author) is said as what happened to the timer.
+  return `${verb} ${name(change.id)}${more}`;
+}
+
+const RUN_VERBS = { [RUN.idle]: "reset", [RUN.running]: "started", [RUN.paused]: "paused", [RUN.finished]: "finished" };
+
+/** @param {Record<string, any>} change */
+function isSectionDelete(change) {
+  return change[CHANGE.delete] === KIND.section;
+}
+
+/** @param {Record<string, any>} change a section delete names the entry */
+function weight(change) {
+  return isSectionDelete(change) ? 1 : 0;
+}
+
+/**
+ * What of an entry can be put back: the sections and timers it deleted, whole, as the entry's
+ * `replaced` holds them (a section with its timers). Empty when it deleted nothing.
+ * @param {HistoryEntry} entry
+ * @returns {{sections: Record<string, any>[], timers: Record<string, any>[]}}
+ */
+export function restorable(entry) {
+  const deleted = new Set(entry.changes.filter((c) => c[CHANGE.delete]).map((c) => c.id));
+  const inserts = (entry.replaced ?? []).filter((r) => r[CHANGE.insert] && deleted.has(r.id));
+  return { sections: inserts.filter((r) => r[CHANGE.insert] === KIND.section), timers: inserts.filter((r) => r[CHANGE.insert] === KIND.timer) };
+}

@@ -1,5 +1,11 @@
 import Foundation
 
+// On Linux a release build may take `rusage`'s `timeval` as defined by Dispatch's C module (which
+// includes the same system headers) and then asks for that module's import (as in WebRoot.swift).
+#if canImport(CDispatch)
+import CDispatch
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

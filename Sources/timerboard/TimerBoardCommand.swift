@@ -128,8 +128,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Edit outcomes remembered per board in all, for idempotent resends.") var outcomesPerBoard = defaults.outcomesPerBoard
     @Option(help: "The operator's secret for listing every board (at least 16 characters); better in TIMERBOARD_ADMIN_TOKEN than on a command line.")
     var adminToken: String?
-    @Option(help: "Most WebSocket connections open at once; more are answered 503.") var maxConnections = defaults.maxConnections
-    @Option(help: "Most WebSocket connections open at once from one client address; more are answered 503.")
+    @Option(help: "Most connections open at once (HTTP and WebSocket; at most the file limit less a reserve).")
+    var maxConnections = defaults.maxConnections
+    @Option(help: "Most connections open at once from one client address (IPv6: per /64); the longest idle goes first.")
     var maxConnectionsPerAddress = defaults.maxConnectionsPerAddress
     @Option(help: "Seconds a new connection has to send its whole first request header.") var headerTimeoutSeconds = Serve.seconds(
         defaults.headerTimeout

@@ -44,6 +44,16 @@ func assemble(
     logger: Logger,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> AssembledServer<some ApplicationProtocol> {
+    var configuration = configuration
+    let files = OpenFileLimit.current
+    let connectionCap = OpenFileLimit.connectionCap(configured: configuration.maxConnections, softLimit: files)
+    if connectionCap < configuration.maxConnections, let files {
+        logger.notice(
+            "fewer connections than --max-connections: the process may open only \(files) files; raise its limit (ulimit -Hn, LimitNOFILE) for more",
+            metadata: ["tb.connections.max": "\(connectionCap)"]
+        )
+        configuration.maxConnections = connectionCap
+    }
     let metrics = ServerMetrics(maxConnections: configuration.maxConnections)
     let storeWatch = StoreWatch(store: store, storeName: storeName, metrics: metrics, logger: logger)
     var otherNodes: ClusterPresence?

@@ -67,11 +67,15 @@ public struct ServerConfiguration: Sendable {
 
     // MARK: Connections, time and shutdown
 
-    /// Most WebSocket connections open at once; one more is answered `503` before the upgrade.
-    /// Plain HTTP connections are not counted: the time limits below bound them.
+    /// Most TCP connections open at once, WebSockets and plain HTTP alike, and never more than
+    /// the process's file limit less a reserve (`OpenFileLimit`). At the cap, the longest-idle
+    /// kept-alive HTTP connection is closed for a new one; with none idle, the new one's
+    /// request is answered `503` (`ConnectionGuard`).
     public var maxConnections: Int = 10_000
-    /// Most WebSocket connections open at once from one client address (`ClientAddress`: the
-    /// TCP peer's IP, or the forwarded one behind a trusted proxy; everyone behind one NAT shares it).
+    /// Most TCP connections open at once from one client address (`ClientAddress`: the TCP
+    /// peer's IP, an IPv6 one by its /64; everyone behind one NAT shares it), with the same
+    /// eviction. A trusted proxy's connections count in all only, and its WebSockets and event
+    /// streams against the client it names.
     public var maxConnectionsPerAddress: Int = 1_000
     /// A connection must have sent its first request's whole header this soon after it was
     /// accepted, or it is closed without an answer.

@@ -16,7 +16,7 @@ import TimerBoardTransport
 struct EventStreamRoutes {
     let boards: BoardsController
     let registry: BoardRegistry
-    /// The WebSocket caps, in all and per address: a stream takes a slot as a socket does.
+    /// The connection caps: a stream from a trusted proxy counts against its client's address.
     let connections: ConnectionLimiter
     let connectionCounter: ConnectionCounter
     let tickets: EventStreamTickets
@@ -69,11 +69,15 @@ struct EventStreamRoutes {
             realIP: request.headers[.xRealIP],
             trusted: trustedProxies
         )
-        guard connections.open(from: address) == .admitted else {
-            var refused = HTTPAnswer(.serviceUnavailable, .unavailable, "too many connections; try again later").response
+        // The connection took its slot when it was accepted; one from a trusted proxy counts
+        // against the client it names too, as a WebSocket does (`ConnectionGuard`).
+        let forwarded = address != ClientAddress.key(context.remoteAddress)
+        if forwarded, !connections.count(from: address) {
+            var refused = HTTPAnswer(.serviceUnavailable, .unavailable, "too many connections from this address; try again later").response
             refused.headers[.retryAfter] = "5"
             return refused
         }
+        let release = { @Sendable in if forwarded { connections.uncount(from: address) } }
         let outbound = Outbound(id: connectionCounter.next(), capacity: queueLimit, eventLoop: context.eventLoop)
         let writer = EventStreamWriter(withPresence: query["presence"] == "true") { [weak outbound] in outbound?.setWritable(false) }
         try await context.eventLoop.submit {
@@ -84,7 +88,7 @@ struct EventStreamRoutes {
         case .joined(let joined):
             room = joined
         case .refused(let answer):
-            connections.close(from: address)
+            release()
             outbound.finish()
             return answer.response
         }
@@ -92,7 +96,7 @@ struct EventStreamRoutes {
         let cleanUp = { @Sendable in
             await room.leave(outbound)
             await registry.releaseIfIdle(room)
-            connections.close(from: address)
+            release()
             outbound.finish()
         }
         var headers = HTTPFields()

@@ -139,6 +139,7 @@ struct Serve: AsyncParsableCommand {
         defaults.idleTimeout
     )
     @Option(help: "Longest request header, in bytes; longer is answered 431.") var maxHeaderBytes = defaults.maxHeaderBytes
+    @OptionGroup var slowClients: SlowClientOptions
     @Option(help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeoutSeconds = Serve.seconds(
         defaults.helloTimeout
     )
@@ -269,6 +270,7 @@ struct Serve: AsyncParsableCommand {
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.headerTimeout = .seconds(headerTimeoutSeconds)
         configuration.idleTimeout = .seconds(idleTimeoutSeconds)
+        slowClients.apply(to: &configuration)
         configuration.maxHeaderBytes = maxHeaderBytes
         configuration.helloTimeout = .seconds(helloTimeoutSeconds)
         configuration.shutdownGrace = .seconds(shutdownGraceSeconds)

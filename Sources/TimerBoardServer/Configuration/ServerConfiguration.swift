@@ -83,6 +83,12 @@ public struct ServerConfiguration: Sendable {
     /// A kept-alive HTTP connection with no request in progress for this long is closed (later
     /// requests on it must also finish their header within it).
     public var idleTimeout: Duration = .seconds(30)
+    /// A request must arrive whole, body included, this soon after its header, or it is answered
+    /// `408` and the connection closed: a body dripped a byte at a time holds no connection.
+    public var requestTimeout: Duration = .seconds(30)
+    /// A kept-alive HTTP connection is closed this long after it was accepted (after the answer
+    /// in progress, with `Connection: close`), however often it asks: clients open a new one.
+    public var keepAliveLifetime: Duration = .seconds(300)
     /// Longest request header accepted, in bytes, for one field and for all of them together;
     /// a longer one is answered `431` and the connection closed.
     public var maxHeaderBytes: Int = 16 * 1_024

@@ -7,6 +7,10 @@ extension ConnectionGuard {
     final class Settings: Sendable {
         let limiter: ConnectionLimiter
         let headerTimeout: TimeAmount
+        /// From a request's header to its end (`--request-timeout-seconds`).
+        let requestTimeout: TimeAmount
+        /// How long a connection may be kept alive (`--keep-alive-lifetime-seconds`).
+        let keepAliveLifetime: TimeAmount
         let shutdownGrace: TimeAmount
         let trustedProxies: TrustedProxies
         let metrics: ServerMetrics
@@ -19,6 +23,8 @@ extension ConnectionGuard {
         init(configuration: ServerConfiguration, metrics: ServerMetrics = .detached, logger: Logger) {
             limiter = ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
             headerTimeout = TimeAmount(configuration.headerTimeout)
+            requestTimeout = TimeAmount(configuration.requestTimeout)
+            keepAliveLifetime = TimeAmount(configuration.keepAliveLifetime)
             shutdownGrace = TimeAmount(configuration.shutdownGrace)
             trustedProxies = configuration.trustedProxies
             self.metrics = metrics

@@ -16,13 +16,18 @@ import NIOHTTP1
 /// - a connection that has not sent a whole request header `headerTimeout` after it was
 ///   accepted is closed without an answer;
 /// - a header over the decoder's size bound is answered `431` and the connection closed;
+/// - a request must arrive whole (its body too) `requestTimeout` after its header, or it is
+///   answered `408` (closed if its answer has begun) and the connection closed;
+/// - a kept-alive connection ends `keepAliveLifetime` after it was accepted: at once if idle,
+///   else after the answer in progress (`Connection: close`), so asking something every few
+///   seconds does not keep it forever;
 /// - behind a trusted proxy a WebSocket upgrade also counts against the client the proxy names;
 /// - when the server stops (`ChannelShouldQuiesceEvent`), a connection that never sent a header
 ///   is closed at once, and an HTTP one is closed `shutdownGrace` later if still open.
 ///
 /// It leaves the pipeline once a WebSocket upgrade is admitted: from there the connection
-/// (`WebSocketConnection`) bounds its own close, and the heartbeat the shutdown. Kept-alive
-/// HTTP connections are bounded by hummingbird's idle timeout.
+/// (`WebSocketConnection`) bounds its own close, and the heartbeat the shutdown. Idle kept-alive
+/// HTTP connections are also closed by hummingbird's idle timeout.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -55,7 +60,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var closeAfterResponse = false
     /// Over the caps with no place to wait for a refusal: closed as soon as it is active.
     private var closeWhenActive = false
+    /// A response's head was written and its end not yet.
+    private var responseInProgress = false
     private var headerDeadline: Scheduled<Void>?
+    private var requestDeadline: Scheduled<Void>?
+    private var lifetimeDeadline: Scheduled<Void>?
     private var shutdownDeadline: Scheduled<Void>?
 
     init(settings: Settings) {
@@ -70,6 +79,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             let limiter = settings.limiter
             context.channel.closeFuture.whenComplete { _ in limiter.close(id: id, from: address) }
             limiter.setIdle(id: id, from: address, channel: context.channel)
+            lifetimeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.keepAliveLifetime) {
+                self.lifetimeDeadline = nil
+                self.endKeepAlive(context)
+            }
             if case .evicting = admission {
                 settings.logger.debug("closing an address's longest-idle connection for a new one", metadata: ["tb.address": "\(address ?? "")"])
             }
@@ -106,6 +119,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         headerDeadline?.cancel()
         headerDeadline = nil
+        requestDeadline?.cancel()
+        requestDeadline = nil
+        lifetimeDeadline?.cancel()
+        lifetimeDeadline = nil
         shutdownDeadline?.cancel()
         shutdownDeadline = nil
     }
@@ -124,10 +141,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 phase = .http(requestsInProgress: requestsInProgress + 1)
                 readingRequest = true
                 setBusy()
+                startRequestDeadline(context)
             case .body:
                 break
             case .end:
                 readingRequest = false
+                cancelRequestDeadline()
                 if requestsInProgress == 0 { setIdle(context) }
             }
             context.fireChannelRead(data)
@@ -142,6 +161,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             guard Self.isWebSocketUpgrade(head) else {
                 phase = .http(requestsInProgress: 1)
                 readingRequest = true
+                startRequestDeadline(context)
                 return context.fireChannelRead(data)
             }
             if let slot, slot.address == nil {
@@ -182,7 +202,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is Evicted { return evicted(context) }
+        if event is Evicted { return endKeepAlive(context) }
         guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
         switch phase {
         case .awaitingHeader, .refusingAtHeader:
@@ -204,9 +224,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The slot went to a newcomer while this connection was idle: close it now, or after the
-    /// answer to a request that arrived meanwhile.
-    private func evicted(_ context: ChannelHandlerContext) {
+    /// The slot went to a newcomer while this connection was idle, or the connection has lived
+    /// `keepAliveLifetime`: close it now, or after the answer to the request in progress.
+    private func endKeepAlive(_ context: ChannelHandlerContext) {
         switch phase {
         case .awaitingHeader:
             closeBeforeAnyRequest(context)
@@ -225,15 +245,21 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard case .http(let requestsInProgress) = phase else { return context.write(data, promise: promise) }
         switch unwrapOutboundIn(data) {
         case .head(var head) where closeAfterResponse:
+            responseInProgress = true
             head.headers.replaceOrAdd(name: "Connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .head:
+            responseInProgress = true
+            context.write(data, promise: promise)
         case .end where closeAfterResponse:
+            responseInProgress = false
             phase = .http(requestsInProgress: max(requestsInProgress - 1, 0))
             context.writeAndFlush(data).assumeIsolated().whenComplete { result in
                 promise?.completeWith(result)
                 context.close(promise: nil)
             }
         case .end:
+            responseInProgress = false
             phase = .http(requestsInProgress: max(requestsInProgress - 1, 0))
             if requestsInProgress <= 1, !readingRequest { setIdle(context) }
             context.write(data, promise: promise)
@@ -257,5 +283,29 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func cancelHeaderDeadline() {
         headerDeadline?.cancel()
         headerDeadline = nil
+    }
+
+    // MARK: The request deadline
+
+    private func startRequestDeadline(_ context: ChannelHandlerContext) {
+        requestDeadline?.cancel()
+        requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.requestTimeout) {
+            self.requestDeadline = nil
+            self.requestTimedOut(context)
+        }
+    }
+
+    private func cancelRequestDeadline() {
+        requestDeadline?.cancel()
+        requestDeadline = nil
+    }
+
+    /// A request's body is still arriving `requestTimeout` after its header (dripped a byte at
+    /// a time, say): `408` when nothing of its answer was written yet, and the connection closes.
+    private func requestTimedOut(_ context: ChannelHandlerContext) {
+        guard readingRequest, case .http(let requestsInProgress) = phase else { return }
+        settings.refused(.requestTimeout, "closing a connection whose request did not arrive whole in time", level: .debug)
+        guard requestsInProgress > 0, !responseInProgress else { return context.close(promise: nil) }
+        refuse(context, status: .requestTimeout, code: .badMessage, message: "the request did not arrive whole in time")
     }
 }

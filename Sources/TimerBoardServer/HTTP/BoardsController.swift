@@ -272,12 +272,15 @@ struct BoardsController {
         _ body: @Sendable (BoardRoom, String) async throws -> Response
     ) async -> Response {
         var inUse: BoardRoom?
+        let secretHash = BoardSecrets.hash(secret)
         do {
             // A room can close between the lookup and its use (it went idle, as it does between
             // the requests of a busy caller): load it again, for as long as `storeTimeout` allows.
             while inUse == nil {
                 try Task.checkCancellation()
-                guard let found = try await registry.room(for: id) else { return notFound.response }
+                // The operator token is no link: only a link's secret is checked before loading.
+                let lookup = isOperator(secret) ? try await registry.room(for: id) : try await registry.room(for: id, secretHash: secretHash)
+                guard let found = lookup else { return notFound.response }
                 if await found.beginRequest() { inUse = found }
             }
         } catch {

@@ -175,7 +175,7 @@ final class ClientSession: Sendable {
         let secretHash = BoardSecrets.hash(join.secret)
         // A room can close between lookup and join (it went idle); the registry then loads anew.
         for _ in 0..<3 {
-            guard let room = try await registry.room(for: join.board) else { throw noSuchBoard }
+            guard let room = try await registry.room(for: join.board, secretHash: secretHash) else { throw noSuchBoard }
             // Checked before leaving, so a wrong secret leaves the connection where it was.
             guard await room.role(ofHash: secretHash) != nil else {
                 await registry.releaseIfIdle(room)

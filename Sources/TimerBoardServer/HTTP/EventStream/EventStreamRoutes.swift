@@ -140,7 +140,7 @@ struct EventStreamRoutes {
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         do {
             for _ in 0..<3 {
-                guard let room = try await registry.room(for: id) else { return .refused(notFound) }
+                guard let room = try await registry.room(for: id, secretHash: secretHash) else { return .refused(notFound) }
                 let clientID = "events-\(outbound.id)-\(UInt64.random(in: 0...UInt64.max))"
                 switch await room.join(outbound, since: since, secretHash: secretHash, clientID: clientID, name: "Event stream") {
                 case .joined: return .joined(room)

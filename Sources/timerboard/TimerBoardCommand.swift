@@ -122,6 +122,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Edits a connection may send a second on average (0: no limit); more gets rate_limited.")
     var editsPerSecond = defaults.editsPerSecond
     @Option(help: "Edits a connection may send at once before --edits-per-second applies.") var editBurst = defaults.editBurst
+    @OptionGroup var addressBudget: AddressBudgetOptions
     @Option(help: "Boards one client address may create a minute on average (0: no limit); more gets 429.")
     var boardsPerMinute = defaults.boardsPerMinute
     @Option(help: "Boards one client address may create at once before --boards-per-minute applies.") var boardBurst = defaults.boardBurst
@@ -271,6 +272,7 @@ struct Serve: AsyncParsableCommand {
         configuration.headerTimeout = .seconds(headerTimeoutSeconds)
         configuration.idleTimeout = .seconds(idleTimeoutSeconds)
         slowClients.apply(to: &configuration)
+        addressBudget.apply(to: &configuration)
         configuration.maxHeaderBytes = maxHeaderBytes
         configuration.helloTimeout = .seconds(helloTimeoutSeconds)
         configuration.shutdownGrace = .seconds(shutdownGraceSeconds)

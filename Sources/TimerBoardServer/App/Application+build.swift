@@ -133,6 +133,8 @@ func assemble(
         logger: logger
     )
     boards.addRoutes(to: router.group("api/boards"))
+    // One budget per address for the edits and joins of all its sockets together.
+    let addressEdits = AddressRateLimiter(perMinute: configuration.addressEditsPerSecond * 60, burst: Double(configuration.addressEditBurst))
     EditRoutes(
         boards: boards,
         limits: configuration.limits,
@@ -171,6 +173,7 @@ func assemble(
     let sessions = SessionFactory(
         configuration: configuration,
         metrics: metrics,
+        addressEdits: addressEdits,
         registry: registry,
         heartbeat: heartbeat,
         connectionCounter: connectionCounter,

@@ -36,6 +36,12 @@ public struct ServerConfiguration: Sendable {
     public var editsPerSecond: Double = 100
     /// Edits a connection may send at once before `editsPerSecond` applies.
     public var editBurst: Int = 300
+    /// Edits and joins one client address may send a second, on average, over all its sockets
+    /// together (0: no limit), so opening new sockets brings no fresh burst. (HTTP edits have a
+    /// budget per address of their own, at `editsPerSecond` and `editBurst`.)
+    public var addressEditsPerSecond: Double = 300
+    /// Edits and joins one client address may send at once before `addressEditsPerSecond` applies.
+    public var addressEditBurst: Int = 900
     /// Boards one client address may create a minute, on average (0: no limit); over it, 429.
     public var boardsPerMinute: Double = 10
     /// Boards one client address may create at once before `boardsPerMinute` applies.

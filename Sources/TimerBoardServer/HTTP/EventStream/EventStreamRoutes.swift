@@ -34,7 +34,8 @@ struct EventStreamRoutes {
     /// A one-time ticket to open the stream with `?ticket=` (for `EventSource`, which sends no
     /// `Authorization` header).
     @Sendable func ticket(request: Request, context: TimerBoardRequestContext) async throws -> Response {
-        try await boards.withBoard(request, context, needs: .view) { room, secret in
+        if boards.isOperator(request.bearerToken) { return Self.operatorRefused.response }
+        return try await boards.withBoard(request, context, needs: .view) { room, secret in
             guard let ticket = tickets.issue(boardID: room.boardID, secretHash: BoardSecrets.hash(secret), now: clock.now()) else {
                 return HTTPAnswer(.serviceUnavailable, .unavailable, "too many tickets outstanding; try again in a minute").response
             }
@@ -55,7 +56,9 @@ struct EventStreamRoutes {
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         let query = request.uri.queryParameters
         let secretHash: [UInt8]
-        if let secret = request.bearerToken {
+        if boards.isOperator(request.bearerToken) {
+            return Self.operatorRefused.response
+        } else if let secret = request.bearerToken {
             secretHash = BoardSecrets.hash(secret)
         } else if let ticket = query["ticket"], let grant = tickets.redeem(String(ticket), boardID: id, now: clock.now()) {
             secretHash = grant.secretHash
@@ -129,6 +132,10 @@ struct EventStreamRoutes {
             try? await body.finish(nil)
         })
     }
+
+    /// A stream joins the board as a link does; the operator token is no link (docs/protocol.md,
+    /// "HTTP API": the one rule for the operator token).
+    private static let operatorRefused = HTTPAnswer(.forbidden, .forbidden, "an event stream needs a link's secret, not the operator token")
 
     private enum Joined {
         case joined(BoardRoom)

@@ -23,12 +23,16 @@ def inflate(payload: bytes) -> bytes:
 class RawClient:
     """A WebSocket client that shows every frame's RSV1 bit and its size on the wire."""
 
-    def __init__(self, port: int, offer: str | list[str] | None, receive_buffer: int | None = None):
+    def __init__(self, port: int, offer: str | list[str] | None, receive_buffer: int | None = None,
+                 source: str | None = None):
         """`receive_buffer`: the socket's SO_RCVBUF, set before connecting (a slow reader's socket
-        fills after that many bytes)."""
+        fills after that many bytes). `source`: the loopback address to connect from (another
+        client address to the server: 127.0.0.2, …)."""
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         if receive_buffer:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        if source:
+            self.sock.bind((source, 0))
         self.sock.settimeout(10)
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()

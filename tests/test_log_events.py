@@ -26,16 +26,17 @@ def test_a_boards_load_its_unload_and_a_refused_socket_are_events_and_refusals_a
     assert upgrade_status(server.port) == 503
     refused = wait_for_events(server.log_path, "connection.refused", where=lambda e: e["tb.refusal"] == "address_full")
     assert refused[0]["tb.address"] == "127.0.0.1" and refused[0]["level"] == "notice"
-    # A second board from this address within the minute, and a header over the bound.
+    client.close()
+    unloaded = wait_for_events(server.log_path, "board.unloaded")
+    assert unloaded[0]["tb.board.id"] == str(board) and unloaded[0]["tb.reason"] == "idle"
+
+    # The address's one connection is free again (every connection counts, HTTP too): a second
+    # board from it within the minute, and a header over the bound.
     status, body = server.post_board(b"{}")
     assert status == 429, body
     with socket.create_connection(("127.0.0.1", server.port)) as raw:
         raw.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 4096 + b"\r\n\r\n")
         assert raw.recv(64).startswith(b"HTTP/1.1 431")
-
-    client.close()
-    unloaded = wait_for_events(server.log_path, "board.unloaded")
-    assert unloaded[0]["tb.board.id"] == str(board) and unloaded[0]["tb.reason"] == "idle"
 
     counted = metrics(server)
     for reason, count in {"address_full": 1, "board_creation_rate": 1, "header_too_large": 1, "server_full": 0,

@@ -221,4 +221,5 @@ def test_the_process_the_store_and_the_caps_are_shown(server_factory):
     for name in ("timerboard_store_pool_connections_in_use", "timerboard_store_pool_waiting_calls", "timerboard_store_pool_connections_max"):
         assert (name, frozenset()) in samples and value(samples, name) == 0, name
     reasons = {dict(labels)["reason"] for name, labels in samples if name == "timerboard_http_refusals_total"}
-    assert reasons == {"server_full", "address_full", "header_timeout", "header_too_large", "body_too_large", "board_creation_rate", "history_read_rate"}
+    assert reasons == {"server_full", "address_full", "header_timeout", "request_timeout", "header_too_large", "body_too_large",
+                       "board_creation_rate", "history_read_rate"}

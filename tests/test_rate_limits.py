@@ -6,6 +6,7 @@ import time
 import urllib.error
 import urllib.request
 
+from conftest import join_message
 from raw_websocket import RawClient
 
 
@@ -128,3 +129,34 @@ def test_joins_draw_from_the_connection_budget_so_wrong_secrets_cannot_reload_a_
     assert codes[:3] == ["board_not_found"] * 3 and codes[3:] == ["rate_limited"] * 2, codes
     client.send({"type": "ping", "t": 3})
     assert client.until("pong")["t"] == 3
+
+
+def test_an_addresss_sockets_share_one_budget_so_a_new_socket_brings_no_fresh_burst(server_factory):
+    # The address's budget hardly refills (one a hundred seconds): what is spent stays spent.
+    server = server_factory(["--address-edits-per-second", "0.01", "--address-edit-burst", "5"]).start()
+    board = setup_board(server)  # its join and its edit took two
+    first = RawClient(server.port, None)
+    first.hello_and_join("first-0123456789", board)  # and this join a third
+    for n in range(6):
+        first.send(rename(f"f{n}", f"first {n}"))
+    answers = []
+    while len(answers) < 6:
+        if (message := first.message())["type"] in ("ack", "reject"):
+            answers.append(message)
+    assert [answer["type"] for answer in answers].count("ack") == 2, answers
+    assert all(answer["code"] == "rate_limited" for answer in answers if answer["type"] == "reject"), answers
+    first.close()
+    # Reconnecting from the same address: the join itself is over the budget.
+    second = RawClient(server.port, None)
+    second.send({"type": "hello", "protocol": 1, "clientId": "second-0123456789"})
+    second.until("welcome")
+    second.send(join_message(board))
+    assert second.until("error")["code"] == "rate_limited"
+    # Another address has a budget of its own.
+    other = RawClient(server.port, None, source="127.0.0.2")
+    other.hello_and_join("other-0123456789", board)
+    other.until("snapshot")
+    other.send(rename("o1", "from elsewhere"))
+    assert other.until("ack")["opId"] == "o1"
+    second.close()
+    other.close()

@@ -86,8 +86,8 @@ def test_per_address_cap_answers_503_before_the_upgrade_and_a_closed_socket_free
         client.send({"type": "hello", "protocol": 1, "clientId": f"capped-{number}"})
         assert client.message()["type"] == "welcome"
     assert_refused_with_503(server.port, "address")
-    # A plain HTTP request from the same address is not counted.
-    assert server.request("GET", "/health")[0] == 200
+    # A plain HTTP connection counts as well (issue 34): the same address gets 503 for it too.
+    assert server.request("GET", "/health")[0] == 503
     # Dropped without a close frame: the slot must come back all the same.
     first.sock.close()
     third = upgrade_once_a_slot_is_free(server.port)

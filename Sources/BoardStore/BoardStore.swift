@@ -122,6 +122,9 @@ public protocol BoardStore: Sendable {
     func boards(limit: Int) async throws -> [BoardInfo]
     /// The board at its last appended revision, or nil when there is no such board.
     func loadBoard(id: String) async throws -> StoredBoard?
+    /// The board's link hashes, or nil when there is no such board or it has no links: what a
+    /// secret is checked against before the whole board is loaded.
+    func loadAccess(id: String) async throws -> BoardAccess?
     /// Every changeset of the board after `revision`, oldest first: how a node catches up with
     /// what other nodes appended. Nil when there is no such board, or when the log no longer
     /// holds all of them (pruned behind a snapshot): then load the board instead.

@@ -122,6 +122,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Edits a connection may send a second on average (0: no limit); more gets rate_limited.")
     var editsPerSecond = defaults.editsPerSecond
     @Option(help: "Edits a connection may send at once before --edits-per-second applies.") var editBurst = defaults.editBurst
+    @OptionGroup var addressBudget: AddressBudgetOptions
     @Option(help: "Boards one client address may create a minute on average (0: no limit); more gets 429.")
     var boardsPerMinute = defaults.boardsPerMinute
     @Option(help: "Boards one client address may create at once before --boards-per-minute applies.") var boardBurst = defaults.boardBurst
@@ -131,8 +132,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Edit outcomes remembered per board in all, for idempotent resends.") var outcomesPerBoard = defaults.outcomesPerBoard
     @Option(help: "The operator's secret for listing every board (at least 16 characters); better in TIMERBOARD_ADMIN_TOKEN than on a command line.")
     var adminToken: String?
-    @Option(help: "Most WebSocket connections open at once; more are answered 503.") var maxConnections = defaults.maxConnections
-    @Option(help: "Most WebSocket connections open at once from one client address; more are answered 503.")
+    @Option(help: "Most connections open at once (HTTP and WebSocket; at most the file limit less a reserve).")
+    var maxConnections = defaults.maxConnections
+    @Option(help: "Most connections open at once from one client address (IPv6: per /64); the longest idle goes first.")
     var maxConnectionsPerAddress = defaults.maxConnectionsPerAddress
     @Option(help: "Seconds a new connection has to send its whole first request header.") var headerTimeoutSeconds = Serve.seconds(
         defaults.headerTimeout
@@ -141,6 +143,7 @@ struct Serve: AsyncParsableCommand {
         defaults.idleTimeout
     )
     @Option(help: "Longest request header, in bytes; longer is answered 431.") var maxHeaderBytes = defaults.maxHeaderBytes
+    @OptionGroup var slowClients: SlowClientOptions
     @Option(help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeoutSeconds = Serve.seconds(
         defaults.helloTimeout
     )
@@ -273,6 +276,8 @@ struct Serve: AsyncParsableCommand {
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.headerTimeout = .seconds(headerTimeoutSeconds)
         configuration.idleTimeout = .seconds(idleTimeoutSeconds)
+        slowClients.apply(to: &configuration)
+        addressBudget.apply(to: &configuration)
         configuration.maxHeaderBytes = maxHeaderBytes
         configuration.helloTimeout = .seconds(helloTimeoutSeconds)
         configuration.shutdownGrace = .seconds(shutdownGraceSeconds)

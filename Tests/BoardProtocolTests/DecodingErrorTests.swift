@@ -33,7 +33,8 @@ import Testing
             opID: "3",
             opIndex: 1
         ),
-        Case(json: #"{"type":"edit","opId":"4","ops":[{"op":"updateTimer","id":"a","minutes":7.5}]}"#, code: .badMessage, opID: "4", opIndex: 0),
+        // A number with a fraction where an integer goes: the value is wrong, not the message.
+        Case(json: #"{"type":"edit","opId":"4","ops":[{"op":"updateTimer","id":"a","minutes":7.5}]}"#, code: .invalidField, opID: "4", opIndex: 0),
         Case(json: #"{"type":"edit","opId":"5","ops":[{"op":"addSection","id":"a b","title":"x"}]}"#, code: .invalidField, opID: "5", opIndex: 0),
         Case(
             json: #"{"type":"edit","opId":"6","ops":[{"op":"moveSection","id":"a","position":"middle"}]}"#,

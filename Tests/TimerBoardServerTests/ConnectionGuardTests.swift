@@ -26,10 +26,11 @@ import Testing
         try channel.pipeline.syncOperations.addHandler(
             ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes, limitConfiguration: limits))
         )
-        try channel.pipeline.syncOperations.addHandler(ConnectionGuard(settings: settings))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
-        // After connecting, which sets the remote address to the one connected to.
+        // After connecting, which sets the remote address to the one connected to; the guard
+        // last, as the server adds it to an accepted connection whose peer is known.
         channel.remoteAddress = try SocketAddress(ipAddress: address, port: 40_000)
+        try channel.pipeline.syncOperations.addHandler(ConnectionGuard(settings: settings))
         return channel
     }
 
@@ -80,14 +81,34 @@ import Testing
         #expect(settings.limiter.total == 0)
     }
 
-    @Test func plainHTTPRequestsTakeNoSlot() throws {
+    /// Answers the request in progress, so the connection is idle and kept alive.
+    static func answer(_ channel: EmbeddedChannel) throws {
+        while try channel.readInbound(as: HTTPServerRequestPart.self) != nil {}
+        let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "0"])
+        try channel.writeOutbound(HTTPServerResponsePart.head(head))
+        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+        _ = try written(channel)
+    }
+
+    @Test func aPlainHTTPConnectionTakesASlotThatItsAddressTakesBackWhenItIsIdle() throws {
         let settings = Self.settings { $0.maxConnectionsPerAddress = 1 }
-        let channels = try (0..<3).map { _ in try Self.channel(settings) }
-        for channel in channels {
-            try channel.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
-            #expect(try channel.readInbound(as: HTTPServerRequestPart.self) != nil)
-        }
-        #expect(settings.limiter.total == 0)
+        let kept = try Self.channel(settings)
+        try kept.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(settings.limiter.total == 1)
+        try Self.answer(kept)
+        #expect(kept.isActive)
+        // The address is at its cap: its idle kept-alive connection is closed for the newcomer.
+        let newcomer = try Self.channel(settings)
+        #expect(!kept.isActive)
+        try newcomer.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(try newcomer.readInbound(as: HTTPServerRequestPart.self) != nil)
+        #expect(settings.limiter.total == 1)
+        // With none idle (a request in progress), the next one is answered 503.
+        let refused = try Self.channel(settings)
+        try refused.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(try refused.readInbound(as: HTTPServerRequestPart.self) == nil)
+        #expect(try Self.written(refused).hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+        #expect(newcomer.isActive)
     }
 
     @Test func aConnectionWithoutAWholeHeaderIsClosedAtTheHeaderTimeout() throws {

@@ -13,7 +13,10 @@ import TimerBoardServer
         (#"{"type":"edit","opId":"w1","ops":[\#(addTimer),"warnAt":240001}]}"#, ErrorCode.invalidField, "warnAt must not be more"),
         (#"{"type":"edit","opId":"w2","ops":[\#(addTimer),"warnAt":-1}]}"#, .invalidField, "warnAt must be between 0 and"),
         (#"{"type":"edit","opId":"w3","ops":[\#(addTimer),"warnAt":"1:00"}]}"#, .badMessage, "ops[0].warnAt must be an integer"),
-        (#"{"type":"edit","opId":"w4","ops":[{"op":"updateTimer","id":"eggs","warnAt":60000.5}]}"#, .badMessage, "ops[0].warnAt must be an integer"),
+        // One rule for every integer field: a number with a fraction is invalid_field, 2.0 is 2.
+        (#"{"type":"edit","opId":"w4","ops":[{"op":"updateTimer","id":"eggs","warnAt":60000.5}]}"#, .invalidField, "ops[0].warnAt must be a whole number"),
+        (#"{"type":"edit","opId":"a4","ops":[{"op":"adjustTimer","id":"eggs","by":1.5}]}"#, .invalidField, "ops[0].by must be a whole number"),
+        (#"{"type":"edit","opId":"m1","ops":[{"op":"updateTimer","id":"eggs","minutes":1.5}]}"#, .invalidField, "ops[0].minutes must be a whole number"),
         (#"{"type":"edit","opId":"a1","ops":[{"op":"adjustTimer","id":"eggs","by":0}]}"#, .invalidField, "by must be a non-zero"),
         (#"{"type":"edit","opId":"a2","ops":[{"op":"adjustTimer","id":"eggs"}]}"#, .badMessage, "ops[0].by is missing"),
         (#"{"type":"edit","opId":"a3","ops":[{"op":"adjustTimer","id":"eggs","by":60000}]}"#, .invalidState, "is idle"),

@@ -60,11 +60,15 @@ struct FieldReader {
         return text
     }
 
+    /// An integer field. The rule for every one (docs/protocol.md, "Errors"): any JSON number
+    /// without a fraction is that integer (`2`, `2.0` and `2e0` alike); a number with a fraction,
+    /// or too large to be exact, is `invalid_field`; anything but a number is `bad_message`.
     func optionalInt(_ key: String) throws(ProtocolError) -> Int64? {
         guard let value = value(key) else { return nil }
         switch value {
         case .int(let int): return int
         case .double(let double) where double == double.rounded() && abs(double) < 9e15: return Int64(double)
+        case .double: throw ProtocolError(.invalidField, "\(name(key)) must be a whole number")
         default: throw wrongType(key, "an integer", value)
         }
     }

@@ -44,6 +44,16 @@ func assemble(
     logger: Logger,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> AssembledServer<some ApplicationProtocol> {
+    var configuration = configuration
+    let files = OpenFileLimit.current
+    let connectionCap = OpenFileLimit.connectionCap(configured: configuration.maxConnections, softLimit: files)
+    if connectionCap < configuration.maxConnections, let files {
+        logger.notice(
+            "fewer connections than --max-connections: the process may open only \(files) files; raise its limit (ulimit -Hn, LimitNOFILE) for more",
+            metadata: ["tb.connections.max": "\(connectionCap)"]
+        )
+        configuration.maxConnections = connectionCap
+    }
     let metrics = ServerMetrics(maxConnections: configuration.maxConnections)
     let storeWatch = StoreWatch(store: store, storeName: storeName, metrics: metrics, logger: logger)
     var otherNodes: ClusterPresence?
@@ -123,6 +133,8 @@ func assemble(
         logger: logger
     )
     boards.addRoutes(to: router.group("api/boards"))
+    // One budget per address for the edits and joins of all its sockets together.
+    let addressEdits = AddressRateLimiter(perMinute: configuration.addressEditsPerSecond * 60, burst: Double(configuration.addressEditBurst))
     EditRoutes(
         boards: boards,
         limits: configuration.limits,
@@ -168,6 +180,7 @@ func assemble(
     let sessions = SessionFactory(
         configuration: configuration,
         metrics: metrics,
+        addressEdits: addressEdits,
         registry: registry,
         heartbeat: heartbeat,
         connectionCounter: connectionCounter,

@@ -36,6 +36,12 @@ public struct ServerConfiguration: Sendable {
     public var editsPerSecond: Double = 100
     /// Edits a connection may send at once before `editsPerSecond` applies.
     public var editBurst: Int = 300
+    /// Edits and joins one client address may send a second, on average, over all its sockets
+    /// together (0: no limit), so opening new sockets brings no fresh burst. (HTTP edits have a
+    /// budget per address of their own, at `editsPerSecond` and `editBurst`.)
+    public var addressEditsPerSecond: Double = 300
+    /// Edits and joins one client address may send at once before `addressEditsPerSecond` applies.
+    public var addressEditBurst: Int = 900
     /// Boards one client address may create a minute, on average (0: no limit); over it, 429.
     public var boardsPerMinute: Double = 10
     /// Boards one client address may create at once before `boardsPerMinute` applies.
@@ -71,11 +77,15 @@ public struct ServerConfiguration: Sendable {
 
     // MARK: Connections, time and shutdown
 
-    /// Most WebSocket connections open at once; one more is answered `503` before the upgrade.
-    /// Plain HTTP connections are not counted: the time limits below bound them.
+    /// Most TCP connections open at once, WebSockets and plain HTTP alike, and never more than
+    /// the process's file limit less a reserve (`OpenFileLimit`). At the cap, the longest-idle
+    /// kept-alive HTTP connection is closed for a new one; with none idle, the new one's
+    /// request is answered `503` (`ConnectionGuard`).
     public var maxConnections: Int = 10_000
-    /// Most WebSocket connections open at once from one client address (`ClientAddress`: the
-    /// TCP peer's IP, or the forwarded one behind a trusted proxy; everyone behind one NAT shares it).
+    /// Most TCP connections open at once from one client address (`ClientAddress`: the TCP
+    /// peer's IP, an IPv6 one by its /64; everyone behind one NAT shares it), with the same
+    /// eviction. A trusted proxy's connections count in all only, and its WebSockets and event
+    /// streams against the client it names.
     public var maxConnectionsPerAddress: Int = 1_000
     /// A connection must have sent its first request's whole header this soon after it was
     /// accepted, or it is closed without an answer.
@@ -83,6 +93,12 @@ public struct ServerConfiguration: Sendable {
     /// A kept-alive HTTP connection with no request in progress for this long is closed (later
     /// requests on it must also finish their header within it).
     public var idleTimeout: Duration = .seconds(30)
+    /// A request must arrive whole, body included, this soon after its header, or it is answered
+    /// `408` and the connection closed: a body dripped a byte at a time holds no connection.
+    public var requestTimeout: Duration = .seconds(30)
+    /// A kept-alive HTTP connection is closed this long after it was accepted (after the answer
+    /// in progress, with `Connection: close`), however often it asks: clients open a new one.
+    public var keepAliveLifetime: Duration = .seconds(300)
     /// Longest request header accepted, in bytes, for one field and for all of them together;
     /// a longer one is answered `431` and the connection closed.
     public var maxHeaderBytes: Int = 16 * 1_024

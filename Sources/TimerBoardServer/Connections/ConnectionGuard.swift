@@ -4,60 +4,44 @@ import NIOCore
 import NIOHTTP1
 
 /// Guards one TCP connection from accept to close, on its event loop only. It sits right after
-/// NIO's HTTP request decoder, before hummingbird's upgrade handler, so it sees the first
-/// request's header before anything acts on it:
+/// NIO's HTTP request decoder, before hummingbird's upgrade handler, so it sees every request's
+/// header before anything acts on it:
 ///
+/// - every accepted connection takes a slot from the `ConnectionLimiter` (in all and per
+///   `ClientAddress`) and gives it back when it closes, however it closes (its close future).
+///   While it waits for a request it is idle, and when its address (or the server) is at its
+///   cap, the longest-idle connection is closed to make room (`Evicted`); with none idle, the
+///   newcomer's first request is answered `503` with `Retry-After` (or, past
+///   `Settings.maxRefusing` such refusals at once, it is closed unanswered);
 /// - a connection that has not sent a whole request header `headerTimeout` after it was
 ///   accepted is closed without an answer;
 /// - a header over the decoder's size bound is answered `431` and the connection closed;
-/// - a WebSocket upgrade takes a slot from the `ConnectionLimiter` (in all and per
-///   `ClientAddress`), or is answered `503` with `Retry-After` when there is none; the slot is
-///   given back when the connection closes, however it closes (its close future);
+/// - a request must arrive whole (its body too) `requestTimeout` after its header, or it is
+///   answered `408` (closed if its answer has begun) and the connection closed;
+/// - a kept-alive connection ends `keepAliveLifetime` after it was accepted: at once if idle,
+///   else after the answer in progress (`Connection: close`), so asking something every few
+///   seconds does not keep it forever;
+/// - behind a trusted proxy a WebSocket upgrade also counts against the client the proxy names;
 /// - when the server stops (`ChannelShouldQuiesceEvent`), a connection that never sent a header
 ///   is closed at once, and an HTTP one is closed `shutdownGrace` later if still open.
 ///
 /// It leaves the pipeline once a WebSocket upgrade is admitted: from there the connection
-/// (`WebSocketConnection`) bounds its own close, and the heartbeat the shutdown. Kept-alive
-/// HTTP connections are bounded by hummingbird's idle timeout.
+/// (`WebSocketConnection`) bounds its own close, and the heartbeat the shutdown. Idle kept-alive
+/// HTTP connections are also closed by hummingbird's idle timeout.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// What every connection's guard shares: one object, so a guard holds one reference.
-    final class Settings: Sendable {
-        let limiter: ConnectionLimiter
-        let headerTimeout: TimeAmount
-        let shutdownGrace: TimeAmount
-        let trustedProxies: TrustedProxies
-        let metrics: ServerMetrics
-        let logger: Logger
-
-        init(configuration: ServerConfiguration, metrics: ServerMetrics = .detached, logger: Logger) {
-            limiter = ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
-            headerTimeout = TimeAmount(configuration.headerTimeout)
-            shutdownGrace = TimeAmount(configuration.shutdownGrace)
-            trustedProxies = configuration.trustedProxies
-            self.metrics = metrics
-            self.logger = logger
-        }
-
-        /// Counts a refusal and logs it (`connection.refused`, docs/architecture.md, "Logs").
-        func refused(_ reason: HTTPRefusal, _ message: Logger.Message, level: Logger.Level, address: String? = nil) {
-            metrics.refused(reason)
-            var metadata: Logger.Metadata = ["tb.event": "connection.refused", "tb.refusal": "\(reason.rawValue)"]
-            if let address { metadata["tb.address"] = "\(address)" }
-            logger.log(level: level, message, metadata: metadata)
-        }
-    }
-
-    /// Seconds a refused upgrade is told to wait (`Retry-After`).
+    /// Seconds a refused connection is told to wait (`Retry-After`).
     static let retryAfterSeconds = 5
 
-    private enum Phase {
+    enum Phase {
         /// No request header yet; hummingbird's upgrade handler waits for one.
         case awaitingHeader
+        /// Over a cap: the first request header is answered `503` and the connection closed.
+        case refusingAtHeader(HTTPRefusal, address: String?)
         /// Plain HTTP: requests whose response has not ended yet.
         case http(requestsInProgress: Int)
         /// Answering a refusal, then closing; the rest of the request is dropped.
@@ -66,9 +50,21 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case webSocket
     }
 
-    private let settings: Settings
-    private var phase = Phase.awaitingHeader
+    let settings: Settings
+    var phase = Phase.awaitingHeader
+    /// The connection's slot: its id and the address it counts under (nil: in all only).
+    private var slot: (id: Int, address: String?)?
+    /// A request's head was read and its end not yet.
+    private var readingRequest = false
+    /// The next response ends the connection (`Connection: close`).
+    private var closeAfterResponse = false
+    /// Over the caps with no place to wait for a refusal: closed as soon as it is active.
+    private var closeWhenActive = false
+    /// A response's head was written and its end not yet.
+    private var responseInProgress = false
     private var headerDeadline: Scheduled<Void>?
+    private var requestDeadline: Scheduled<Void>?
+    private var lifetimeDeadline: Scheduled<Void>?
     private var shutdownDeadline: Scheduled<Void>?
 
     init(settings: Settings) {
@@ -76,17 +72,57 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        let address = settings.acceptKey(peer: context.channel.remoteAddress)
+        let admission = settings.limiter.open(from: address)
+        if let id = admission.id {
+            slot = (id, address)
+            let limiter = settings.limiter
+            context.channel.closeFuture.whenComplete { _ in limiter.close(id: id, from: address) }
+            limiter.setIdle(id: id, from: address, channel: context.channel)
+            lifetimeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.keepAliveLifetime) {
+                self.lifetimeDeadline = nil
+                self.endKeepAlive(context)
+            }
+            if case .evicting = admission {
+                settings.logger.debug("closing an address's longest-idle connection for a new one", metadata: ["tb.address": "\(address ?? "")"])
+            }
+        } else {
+            var reason = HTTPRefusal.addressFull
+            if case .serverFull = admission { reason = .serverFull }
+            guard settings.beginRefusal() else {
+                settings.refused(reason, "closing a connection over the caps at once: too many wait for a refusal", level: .debug, address: address)
+                phase = .refusing
+                closeWhenActive = true
+                if context.channel.isActive { closeBeforeAnyRequest(context) }
+                return
+            }
+            let settings = settings
+            context.channel.closeFuture.whenComplete { _ in settings.endRefusal() }
+            phase = .refusingAtHeader(reason, address: address)
+        }
         headerDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.headerTimeout) {
             self.headerDeadline = nil
-            guard case .awaitingHeader = self.phase else { return }
+            switch self.phase {
+            case .awaitingHeader, .refusingAtHeader: break
+            default: return
+            }
             self.settings.refused(.headerTimeout, "closing a connection that sent no whole request header in time", level: .debug)
             self.closeBeforeAnyRequest(context)
         }
     }
 
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        if closeWhenActive { closeBeforeAnyRequest(context) }
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         headerDeadline?.cancel()
         headerDeadline = nil
+        requestDeadline?.cancel()
+        requestDeadline = nil
+        lifetimeDeadline?.cancel()
+        lifetimeDeadline = nil
         shutdownDeadline?.cancel()
         shutdownDeadline = nil
     }
@@ -100,39 +136,52 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .refusing:
             break
         case .http(let requestsInProgress):
-            if case .head = unwrapInboundIn(data) { phase = .http(requestsInProgress: requestsInProgress + 1) }
+            switch unwrapInboundIn(data) {
+            case .head:
+                phase = .http(requestsInProgress: requestsInProgress + 1)
+                readingRequest = true
+                setBusy()
+                startRequestDeadline(context)
+            case .body:
+                break
+            case .end:
+                readingRequest = false
+                cancelRequestDeadline()
+                if requestsInProgress == 0 { setIdle(context) }
+            }
             context.fireChannelRead(data)
+        case .refusingAtHeader(let reason, let address):
+            guard case .head = unwrapInboundIn(data) else { return }
+            cancelHeaderDeadline()
+            refuseOverCap(context, reason, address: address)
         case .awaitingHeader:
             guard case .head(let head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
-            headerDeadline?.cancel()
-            headerDeadline = nil
+            cancelHeaderDeadline()
+            setBusy()
             guard Self.isWebSocketUpgrade(head) else {
                 phase = .http(requestsInProgress: 1)
+                readingRequest = true
+                startRequestDeadline(context)
                 return context.fireChannelRead(data)
             }
-            let address = ClientAddress.key(
-                peer: context.channel.remoteAddress,
-                forwardedFor: head.headers["X-Forwarded-For"],
-                realIP: head.headers.first(name: "X-Real-IP"),
-                trusted: settings.trustedProxies
-            )
-            switch settings.limiter.open(from: address) {
-            case .admitted:
-                phase = .webSocket
-                // From here the connection is a WebSocket's, with nothing left to guard but its
-                // slot, which its close gives back: the guard leaves the pipeline, so an idle
-                // connection does not carry it (docs/performance.md).
+            if let slot, slot.address == nil {
+                // From a trusted proxy: the socket counts against the client it names too.
+                let client = ClientAddress.key(
+                    peer: context.channel.remoteAddress,
+                    forwardedFor: head.headers["X-Forwarded-For"],
+                    realIP: head.headers.first(name: "X-Real-IP"),
+                    trusted: settings.trustedProxies
+                )
+                guard settings.limiter.count(from: client) else { return refuseOverCap(context, .addressFull, address: client) }
                 let limiter = settings.limiter
-                context.channel.closeFuture.whenComplete { _ in limiter.close(from: address) }
-                context.fireChannelRead(data)
-                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-            case .serverFull:
-                settings.refused(.serverFull, "refusing a WebSocket: the server has its most connections", level: .notice, address: address)
-                refuse(context, status: .serviceUnavailable, code: .unavailable, message: "the server has too many connections; try again later")
-            case .addressFull:
-                settings.refused(.addressFull, "refusing a WebSocket: its address has its most connections", level: .notice, address: address)
-                refuse(context, status: .serviceUnavailable, code: .unavailable, message: "too many connections from this address; try again later")
+                context.channel.closeFuture.whenComplete { _ in limiter.uncount(from: client) }
             }
+            phase = .webSocket
+            // From here the connection is a WebSocket's, with nothing left to guard but its
+            // slot, which its close gives back: the guard leaves the pipeline, so an idle
+            // connection does not carry it (docs/performance.md).
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
 
@@ -142,8 +191,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if let error = error as? HTTPParserError, error == .headerOverflow {
             switch phase {
             case .awaitingHeader, .http(requestsInProgress: 0):
-                headerDeadline?.cancel()
-                headerDeadline = nil
+                cancelHeaderDeadline()
                 settings.refused(.headerTooLarge, "refusing a request whose header is too large", level: .debug)
                 return refuse(context, status: .requestHeaderFieldsTooLarge, code: .tooLarge, message: "the request header is too large")
             default:
@@ -154,9 +202,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is Evicted { return endKeepAlive(context) }
         guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
         switch phase {
-        case .awaitingHeader:
+        case .awaitingHeader, .refusingAtHeader:
             // Nothing was asked, so nothing is lost.
             closeBeforeAnyRequest(context)
         case .refusing:
@@ -175,51 +224,88 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// The slot went to a newcomer while this connection was idle, or the connection has lived
+    /// `keepAliveLifetime`: close it now, or after the answer to the request in progress.
+    private func endKeepAlive(_ context: ChannelHandlerContext) {
+        switch phase {
+        case .awaitingHeader:
+            closeBeforeAnyRequest(context)
+        case .http(0) where !readingRequest:
+            context.close(promise: nil)
+        case .http:
+            closeAfterResponse = true
+        case .refusingAtHeader, .refusing, .webSocket:
+            break
+        }
+    }
+
     // MARK: Outbound
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .http(let requestsInProgress) = phase, case .end = unwrapOutboundIn(data) {
+        guard case .http(let requestsInProgress) = phase else { return context.write(data, promise: promise) }
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where closeAfterResponse:
+            responseInProgress = true
+            head.headers.replaceOrAdd(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .head:
+            responseInProgress = true
+            context.write(data, promise: promise)
+        case .end where closeAfterResponse:
+            responseInProgress = false
             phase = .http(requestsInProgress: max(requestsInProgress - 1, 0))
-        }
-        context.write(data, promise: promise)
-    }
-
-    // MARK: Answers
-
-    /// Answers with the protocol's error shape and closes the connection once it is written.
-    private func refuse(_ context: ChannelHandlerContext, status: HTTPResponseStatus, code: ErrorCode, message: String) {
-        let beforeAnyRequest: Bool
-        if case .awaitingHeader = phase { beforeAnyRequest = true } else { beforeAnyRequest = false }
-        phase = .refusing
-        let body = ServerMessage.error(code: code, message: message).encoded()
-        var headers = HTTPHeaders([
-            ("Content-Type", "application/json; charset=utf-8"),
-            ("Content-Length", "\(body.count)"),
-            ("Connection", "close"),
-            ("X-Content-Type-Options", "nosniff"),
-        ])
-        if status == .serviceUnavailable { headers.add(name: "Retry-After", value: "\(Self.retryAfterSeconds)") }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            if beforeAnyRequest {
-                self.closeBeforeAnyRequest(context)
-            } else {
+            context.writeAndFlush(data).assumeIsolated().whenComplete { result in
+                promise?.completeWith(result)
                 context.close(promise: nil)
             }
+        case .end:
+            responseInProgress = false
+            phase = .http(requestsInProgress: max(requestsInProgress - 1, 0))
+            if requestsInProgress <= 1, !readingRequest { setIdle(context) }
+            context.write(data, promise: promise)
+        default:
+            context.write(data, promise: promise)
         }
     }
 
-    /// Closes a connection whose first request never reached hummingbird's upgrade handler. It
-    /// is told the input ended first: it then closes and ends the connection's wait quietly,
-    /// where a plain close would be logged as an error.
-    private func closeBeforeAnyRequest(_ context: ChannelHandlerContext) {
-        context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
-        context.close(promise: nil)
+    // MARK: The slot
+
+    private func setIdle(_ context: ChannelHandlerContext) {
+        guard let slot else { return }
+        settings.limiter.setIdle(id: slot.id, from: slot.address, channel: context.channel)
     }
 
-    /// Whether a request asks for a WebSocket (`Upgrade: websocket`, in any case).
-    private static func isWebSocketUpgrade(_ head: HTTPRequestHead) -> Bool {
-        head.headers[canonicalForm: "upgrade"].contains { $0.lowercased() == "websocket" }
+    private func setBusy() {
+        guard let slot else { return }
+        settings.limiter.setBusy(id: slot.id, from: slot.address)
+    }
+
+    private func cancelHeaderDeadline() {
+        headerDeadline?.cancel()
+        headerDeadline = nil
+    }
+
+    // MARK: The request deadline
+
+    private func startRequestDeadline(_ context: ChannelHandlerContext) {
+        requestDeadline?.cancel()
+        requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.requestTimeout) {
+            self.requestDeadline = nil
+            self.requestTimedOut(context)
+        }
+    }
+
+    private func cancelRequestDeadline() {
+        requestDeadline?.cancel()
+        requestDeadline = nil
+    }
+
+    /// A request's body is still arriving `requestTimeout` after its header (dripped a byte at
+    /// a time, say): `408` when nothing of its answer was written yet, and the connection closes.
+    private func requestTimedOut(_ context: ChannelHandlerContext) {
+        guard readingRequest, case .http(let requestsInProgress) = phase else { return }
+        settings.refused(.requestTimeout, "closing a connection whose request did not arrive whole in time", level: .debug)
+        guard requestsInProgress > 0, !responseInProgress else { return context.close(promise: nil) }
+        refuse(context, status: .requestTimeout, code: .badMessage, message: "the request did not arrive whole in time")
     }
 }

@@ -78,7 +78,7 @@ struct BoardsController {
         writer.field("createdDate", info.createdDate)
         Self.writeLinks(boardID: info.id, secrets: secrets, to: &writer)
         writer.endObject()
-        return Self.json(.created, writer.bytes)
+        return Self.secretJSON(.created, writer.bytes)
     }
 
     /// `url` (the owner link), `links` and `secrets` of a board's three roles: the only answers
@@ -141,12 +141,12 @@ struct BoardsController {
             writer.field("id", room.boardID)
             Self.writeLinks(boardID: room.boardID, secrets: secrets, to: &writer)
             writer.endObject()
-            return Self.json(.ok, writer.bytes)
+            return Self.secretJSON(.ok, writer.bytes)
         }
     }
 
     /// Whether `token` is the operator's (`--admin-token`), compared in constant time.
-    private func isOperator(_ token: String?) -> Bool {
+    func isOperator(_ token: String?) -> Bool {
         guard let adminToken, let token else { return false }
         return ConstantTime.equal(token.utf8, adminToken.utf8)
     }
@@ -200,7 +200,7 @@ struct BoardsController {
             }
             writer.endObject()
             writer.endObject()
-            return Self.json(.ok, writer.bytes)
+            return Self.secretJSON(.ok, writer.bytes)
         }
     }
 
@@ -219,7 +219,7 @@ struct BoardsController {
             writer.field("secret", newSecret)
             writer.field("url", BoardSecrets.link(boardID: room.boardID, role: role, secret: newSecret))
             writer.endObject()
-            return Self.json(.ok, writer.bytes)
+            return Self.secretJSON(.ok, writer.bytes)
         }
     }
 
@@ -272,12 +272,15 @@ struct BoardsController {
         _ body: @Sendable (BoardRoom, String) async throws -> Response
     ) async -> Response {
         var inUse: BoardRoom?
+        let secretHash = BoardSecrets.hash(secret)
         do {
             // A room can close between the lookup and its use (it went idle, as it does between
             // the requests of a busy caller): load it again, for as long as `storeTimeout` allows.
             while inUse == nil {
                 try Task.checkCancellation()
-                guard let found = try await registry.room(for: id) else { return notFound.response }
+                // The operator token is no link: only a link's secret is checked before loading.
+                let lookup = isOperator(secret) ? try await registry.room(for: id) : try await registry.room(for: id, secretHash: secretHash)
+                guard let found = lookup else { return notFound.response }
                 if await found.beginRequest() { inUse = found }
             }
         } catch {
@@ -317,6 +320,13 @@ struct BoardsController {
     /// Owner 0, edit 1, view 2: a role may do what any role of a higher rank number may.
     private static func rank(_ role: BoardRole) -> Int {
         BoardRole.allCases.firstIndex(of: role)!
+    }
+
+    /// An answer that carries a secret: `Cache-Control: no-store`, so no cache keeps a copy.
+    static func secretJSON(_ status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {
+        var response = json(status, bytes)
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     static func json(_ status: HTTPResponse.Status, _ bytes: [UInt8]) -> Response {

@@ -17,12 +17,14 @@ struct EditBudget: Sendable {
     }
 
     /// Nil when the edit may go ahead, else the milliseconds to wait before sending it again.
-    mutating func admit(opID: String, now: Int64) -> Int64? {
+    /// `shared` takes from a budget beyond this connection's (its address's, shared by all of
+    /// that address's connections) once this one has a token: nil, or its wait.
+    mutating func admit(opID: String, now: Int64, shared: () -> Int64? = { nil }) -> Int64? {
         if let held, held.until > now, held.opID != opID {
             var probe = bucket
             return max(1, probe.take(now: now) ?? 1)
         }
-        if let wait = bucket.take(now: now) {
+        if let wait = bucket.take(now: now) ?? shared() {
             if held == nil || held?.opID == opID || held!.until <= now {
                 held = (opID, now + wait + Self.holdSlackMs)
             }
@@ -34,8 +36,8 @@ struct EditBudget: Sendable {
 
     /// Nil when a join may go ahead, else the milliseconds to wait: a join can load a whole
     /// board from the store, so a stream of them (wrong secrets, say) draws from the same budget.
-    mutating func admitJoin(now: Int64) -> Int64? {
-        bucket.take(now: now)
+    mutating func admitJoin(now: Int64, shared: () -> Int64? = { nil }) -> Int64? {
+        bucket.take(now: now) ?? shared()
     }
 
     /// Charges an edit that fanned out into `changes` changes, after it ran.

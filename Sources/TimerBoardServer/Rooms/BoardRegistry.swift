@@ -39,6 +39,22 @@ actor BoardRegistry {
         return try await finish(load, boardID: boardID)
     }
 
+    /// The board's room for a client holding a secret whose SHA-256 is `secretHash`: a board
+    /// not in memory is loaded only when the secret is one of its links (checked against the
+    /// stored hashes first, one row read), so wrong secrets cannot make the server load and
+    /// unload whole boards. Nil when there is no such board or the secret is none of its links
+    /// (a room in memory checks the secret itself, as it does for every join).
+    func room(for boardID: String, secretHash: [UInt8]) async throws -> BoardRoom? {
+        if let room = rooms[boardID], await !room.isClosed { return room }
+        if loading[boardID] == nil {
+            let access = try await Deadline.run(within: context.configuration.storeTimeout) { [store = context.store] in
+                try await store.loadAccess(id: boardID)
+            }
+            guard let access, access.role(ofHash: secretHash) != nil else { return nil }
+        }
+        return try await room(for: boardID)
+    }
+
     /// Waits for a load at most `--store-timeout-seconds`, each caller from when it asked: a
     /// store that does not answer makes joins and requests answer "unavailable" (and try again)
     /// rather than wait with it. The first to see the load end keeps its room.

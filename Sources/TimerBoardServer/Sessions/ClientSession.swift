@@ -19,6 +19,8 @@ final class ClientSession: Sendable {
     let clock: any ServerClock
     private let baseLogger: Logger
     let outbound: Outbound
+    /// The client's address (`ClientAddress`), whose edit budget this connection shares.
+    private let address: String
     /// What the connection has said so far; only the inbox's one task at a time touches it.
     private let state: Mutex<State>
 
@@ -39,7 +41,16 @@ final class ClientSession: Sendable {
 
     /// A session for an upgraded connection; on the connection's event loop, before its
     /// handlers are installed.
-    init(outbound: Outbound, channel: any Channel, registry: BoardRegistry, configuration: SharedConfiguration, clock: any ServerClock, logger: Logger) {
+    init(
+        outbound: Outbound,
+        channel: any Channel,
+        address: String,
+        registry: BoardRegistry,
+        configuration: SharedConfiguration,
+        clock: any ServerClock,
+        logger: Logger
+    ) {
+        self.address = address
         self.registry = registry
         settings = configuration
         self.clock = clock
@@ -93,6 +104,11 @@ final class ClientSession: Sendable {
         }
     }
 
+    /// One edit or join from the address's budget: nil, or the milliseconds to wait.
+    private func takeFromAddress() -> Int64? {
+        settings.addressEdits.take(address, now: clock.now())
+    }
+
     // MARK: Messages
 
     private func handle(_ message: InboundMessage, state: inout State) async {
@@ -141,14 +157,14 @@ final class ClientSession: Sendable {
         switch request {
         case .hello: break
         case .join(let join):
-            if let wait = state.editBudget.admitJoin(now: clock.now()) {
+            if let wait = state.editBudget.admitJoin(now: clock.now(), shared: takeFromAddress) {
                 throw ProtocolError(.rateLimited, "too many joins and edits; nothing changed, join again in \(wait) ms")
             }
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
-            if let wait = state.editBudget.admit(opID: edit.opID, now: clock.now()) {
-                let message = "more than \(configuration.editsPerSecond) edits a second; nothing changed, send it again in \(wait) ms"
+            if let wait = state.editBudget.admit(opID: edit.opID, now: clock.now(), shared: takeFromAddress) {
+                let message = "more edits a second than this connection (\(configuration.editsPerSecond)) or its address (\(configuration.addressEditsPerSecond)) may send; nothing changed, send it again in \(wait) ms"
                 return await room.refuse(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait), to: outbound)
             }
             let changed = await room.edit(edit, from: outbound)
@@ -175,7 +191,7 @@ final class ClientSession: Sendable {
         let secretHash = BoardSecrets.hash(join.secret)
         // A room can close between lookup and join (it went idle); the registry then loads anew.
         for _ in 0..<3 {
-            guard let room = try await registry.room(for: join.board) else { throw noSuchBoard }
+            guard let room = try await registry.room(for: join.board, secretHash: secretHash) else { throw noSuchBoard }
             // Checked before leaving, so a wrong secret leaves the connection where it was.
             guard await room.role(ofHash: secretHash) != nil else {
                 await registry.releaseIfIdle(room)
@@ -213,9 +229,12 @@ final class ClientSession: Sendable {
 final class SharedConfiguration: Sendable {
     let value: ServerConfiguration
     let metrics: ServerMetrics
+    /// Edits and joins per client address, shared by all of its sockets.
+    let addressEdits: AddressRateLimiter
 
-    init(_ value: ServerConfiguration, metrics: ServerMetrics) {
+    init(_ value: ServerConfiguration, metrics: ServerMetrics, addressEdits: AddressRateLimiter) {
         self.value = value
         self.metrics = metrics
+        self.addressEdits = addressEdits
     }
 }

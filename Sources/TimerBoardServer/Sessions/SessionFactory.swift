@@ -15,12 +15,14 @@ struct SessionFactory: Sendable {
     let clock: any ServerClock
     let logger: Logger
     private let originPolicy: OriginPolicy
+    private let trustedProxies: TrustedProxies
     /// Shared with the event streams: a room's subscribers need ids that no two connections share.
     let connectionCounter: ConnectionCounter
 
     init(
         configuration: ServerConfiguration,
         metrics: ServerMetrics,
+        addressEdits: AddressRateLimiter,
         registry: BoardRegistry,
         heartbeat: Heartbeat,
         connectionCounter: ConnectionCounter,
@@ -28,7 +30,8 @@ struct SessionFactory: Sendable {
         logger: Logger
     ) {
         self.connectionCounter = connectionCounter
-        self.configuration = SharedConfiguration(configuration, metrics: metrics)
+        self.configuration = SharedConfiguration(configuration, metrics: metrics, addressEdits: addressEdits)
+        trustedProxies = configuration.trustedProxies
         self.registry = registry
         self.heartbeat = heartbeat
         self.clock = clock
@@ -45,21 +48,35 @@ struct SessionFactory: Sendable {
         var headers = HTTPFields()
         if acceptsDeflate { headers[.secWebSocketExtensions] = DeflateNegotiation.response }
         let connectionID = connectionCounter.next()
+        let address = ClientAddress.key(
+            peer: channel.remoteAddress,
+            forwardedFor: request.headerFields[values: .xForwardedFor],
+            realIP: request.headerFields[.xRealIP],
+            trusted: trustedProxies
+        )
         return WebSocketUpgradeChannel.Acceptance(headers: headers) { [self] channel in
-            try start(connectionID: connectionID, acceptsDeflate: acceptsDeflate, on: channel)
+            try start(connectionID: connectionID, address: address, acceptsDeflate: acceptsDeflate, on: channel)
         }
     }
 
     /// Takes over an upgraded channel, on its event loop: its queue, its session and the inbox
     /// between them, and the connection handler with the inbox as receiver.
-    private func start(connectionID: Int, acceptsDeflate: Bool, on channel: any Channel) throws {
+    private func start(connectionID: Int, address: String, acceptsDeflate: Bool, on channel: any Channel) throws {
         let outbound = Outbound(
             id: connectionID,
             capacity: configuration.value.outboundQueueLimit,
             acceptsDeflate: acceptsDeflate,
             eventLoop: channel.eventLoop
         )
-        let session = ClientSession(outbound: outbound, channel: channel, registry: registry, configuration: configuration, clock: clock, logger: logger)
+        let session = ClientSession(
+            outbound: outbound,
+            channel: channel,
+            address: address,
+            registry: registry,
+            configuration: configuration,
+            clock: clock,
+            logger: logger
+        )
         let inbox = SessionInbox(session: session, connection: WebSocketControl(channel: channel), heartbeat: heartbeat)
         // Registered first: a channel that closes during the install tells the inbox, which
         // unregisters it, so the heartbeat never keeps a connection that is gone.

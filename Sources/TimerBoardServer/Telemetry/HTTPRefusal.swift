@@ -8,6 +8,9 @@ enum HTTPRefusal: String, CaseIterable, Sendable {
     case addressFull = "address_full"
     /// No whole request header within `--header-timeout-seconds` (closed, no answer).
     case headerTimeout = "header_timeout"
+    /// A request that had not arrived whole (its body) `--request-timeout-seconds` after its
+    /// header (408, or closed when its answer had begun).
+    case requestTimeout = "request_timeout"
     /// A request header over `--max-header-bytes` (431).
     case headerTooLarge = "header_too_large"
     /// A request body over what its route accepts (413).

@@ -16,7 +16,7 @@ import TimerBoardTransport
 struct EventStreamRoutes {
     let boards: BoardsController
     let registry: BoardRegistry
-    /// The WebSocket caps, in all and per address: a stream takes a slot as a socket does.
+    /// The connection caps: a stream from a trusted proxy counts against its client's address.
     let connections: ConnectionLimiter
     let connectionCounter: ConnectionCounter
     let tickets: EventStreamTickets
@@ -34,7 +34,8 @@ struct EventStreamRoutes {
     /// A one-time ticket to open the stream with `?ticket=` (for `EventSource`, which sends no
     /// `Authorization` header).
     @Sendable func ticket(request: Request, context: TimerBoardRequestContext) async throws -> Response {
-        try await boards.withBoard(request, context, needs: .view) { room, secret in
+        if boards.isOperator(request.bearerToken) { return Self.operatorRefused.response }
+        return try await boards.withBoard(request, context, needs: .view) { room, secret in
             guard let ticket = tickets.issue(boardID: room.boardID, secretHash: BoardSecrets.hash(secret), now: clock.now()) else {
                 return HTTPAnswer(.serviceUnavailable, .unavailable, "too many tickets outstanding; try again in a minute").response
             }
@@ -55,7 +56,9 @@ struct EventStreamRoutes {
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         let query = request.uri.queryParameters
         let secretHash: [UInt8]
-        if let secret = request.bearerToken {
+        if boards.isOperator(request.bearerToken) {
+            return Self.operatorRefused.response
+        } else if let secret = request.bearerToken {
             secretHash = BoardSecrets.hash(secret)
         } else if let ticket = query["ticket"], let grant = tickets.redeem(String(ticket), boardID: id, now: clock.now()) {
             secretHash = grant.secretHash
@@ -69,11 +72,15 @@ struct EventStreamRoutes {
             realIP: request.headers[.xRealIP],
             trusted: trustedProxies
         )
-        guard connections.open(from: address) == .admitted else {
-            var refused = HTTPAnswer(.serviceUnavailable, .unavailable, "too many connections; try again later").response
+        // The connection took its slot when it was accepted; one from a trusted proxy counts
+        // against the client it names too, as a WebSocket does (`ConnectionGuard`).
+        let forwarded = address != ClientAddress.key(context.remoteAddress)
+        if forwarded, !connections.count(from: address) {
+            var refused = HTTPAnswer(.serviceUnavailable, .unavailable, "too many connections from this address; try again later").response
             refused.headers[.retryAfter] = "5"
             return refused
         }
+        let release = { @Sendable in if forwarded { connections.uncount(from: address) } }
         let outbound = Outbound(id: connectionCounter.next(), capacity: queueLimit, eventLoop: context.eventLoop)
         let writer = EventStreamWriter(withPresence: query["presence"] == "true") { [weak outbound] in outbound?.setWritable(false) }
         try await context.eventLoop.submit {
@@ -84,7 +91,7 @@ struct EventStreamRoutes {
         case .joined(let joined):
             room = joined
         case .refused(let answer):
-            connections.close(from: address)
+            release()
             outbound.finish()
             return answer.response
         }
@@ -92,7 +99,7 @@ struct EventStreamRoutes {
         let cleanUp = { @Sendable in
             await room.leave(outbound)
             await registry.releaseIfIdle(room)
-            connections.close(from: address)
+            release()
             outbound.finish()
         }
         var headers = HTTPFields()
@@ -126,6 +133,10 @@ struct EventStreamRoutes {
         })
     }
 
+    /// A stream joins the board as a link does; the operator token is no link (docs/protocol.md,
+    /// "HTTP API": the one rule for the operator token).
+    private static let operatorRefused = HTTPAnswer(.forbidden, .forbidden, "an event stream needs a link's secret, not the operator token")
+
     private enum Joined {
         case joined(BoardRoom)
         case refused(HTTPAnswer)
@@ -136,7 +147,7 @@ struct EventStreamRoutes {
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         do {
             for _ in 0..<3 {
-                guard let room = try await registry.room(for: id) else { return .refused(notFound) }
+                guard let room = try await registry.room(for: id, secretHash: secretHash) else { return .refused(notFound) }
                 let clientID = "events-\(outbound.id)-\(UInt64.random(in: 0...UInt64.max))"
                 switch await room.join(outbound, since: since, secretHash: secretHash, clientID: clientID, name: "Event stream") {
                 case .joined: return .joined(room)

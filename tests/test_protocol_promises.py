@@ -126,6 +126,19 @@ def test_the_resume_window_is_exactly_the_retained_changesets(server_factory):
     editor.close()
 
 
+def test_presence_comes_after_a_resume_and_the_changesets_it_replays(server):
+    # protocol.md, presence: "right after its snapshot, or after a resume and the changesets it
+    # replays (before any changeset newer than those)".
+    board = server.create_board("Order")
+    editor = editor_at_revision(server, board, 5)
+    client = greeted(server, "resumer")
+    client.send({"type": "join", "board": board, "secret": board.edit, "since": 2})
+    kinds = [client.message()["type"] for _ in range(6)]
+    assert kinds == ["access", "resume", "changes", "changes", "changes", "presence"], kinds
+    client.close()
+    editor.close()
+
+
 def test_a_catch_up_that_would_not_fit_the_queue_goes_as_a_snapshot(server_factory):
     # 16 frames per connection: a client 20 changesets behind could never be resumed, as the
     # catch-up itself overflows the queue and the server closes it with 1008, again and again.

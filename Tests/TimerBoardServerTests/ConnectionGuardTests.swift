@@ -111,6 +111,22 @@ import Testing
         #expect(newcomer.isActive)
     }
 
+    /// A connection just accepted has had no chance to ask anything: it keeps its slot (the
+    /// header timeout bounds it), and a newcomer over the cap is refused with an answer. It used
+    /// to be closed for the newcomer, so a client opening several sockets at once saw one of
+    /// them cut before its upgrade, with no status to tell why.
+    @Test func aConnectionThatHasNotAskedYetKeepsItsSlotAndTheNewcomerIsAnswered503() throws {
+        let settings = Self.settings { $0.maxConnectionsPerAddress = 1 }
+        let first = try Self.channel(settings)
+        let newcomer = try Self.channel(settings)
+        #expect(first.isActive)
+        try newcomer.writeInbound(ByteBuffer(string: "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(try Self.written(newcomer).hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+        #expect(first.isActive)
+        try first.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(try first.readInbound(as: HTTPServerRequestPart.self) != nil)
+    }
+
     @Test func aConnectionWithoutAWholeHeaderIsClosedAtTheHeaderTimeout() throws {
         let channel = try Self.channel(Self.settings { $0.headerTimeout = .seconds(10) })
         try channel.writeInbound(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\n"))

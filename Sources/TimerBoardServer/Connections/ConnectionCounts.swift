@@ -1,5 +1,5 @@
 /// How many TCP connections are open, in all and per client address, which of them sit idle
-/// (kept-alive HTTP between requests, or not yet a whole header), and whether one more may
+/// (kept-alive HTTP between requests), and whether one more may
 /// open. Deciding only: `ConnectionLimiter` holds it under a lock for the event loops, with a
 /// `Handle` (the channel) to close an idle connection by.
 ///

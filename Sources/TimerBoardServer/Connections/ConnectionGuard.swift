@@ -9,8 +9,9 @@ import NIOHTTP1
 ///
 /// - every accepted connection takes a slot from the `ConnectionLimiter` (in all and per
 ///   `ClientAddress`) and gives it back when it closes, however it closes (its close future).
-///   While it waits for a request it is idle, and when its address (or the server) is at its
-///   cap, the longest-idle connection is closed to make room (`Evicted`); with none idle, the
+///   A kept-alive connection is idle while it waits for its next request, and when its address
+///   (or the server) is at its cap, the longest-idle one is closed to make room (`Evicted`);
+///   with none idle (a connection not asked anything yet is not), the
 ///   newcomer's first request is answered `503` with `Retry-After` (or, past
 ///   `Settings.maxRefusing` such refusals at once, it is closed unanswered);
 /// - a connection that has not sent a whole request header `headerTimeout` after it was
@@ -77,8 +78,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if let id = admission.id {
             slot = (id, address)
             let limiter = settings.limiter
+            // Not idle yet: a connection that has not asked anything keeps its slot until its
+            // header timeout, so a client opening several sockets at once never sees one cut.
             context.channel.closeFuture.whenComplete { _ in limiter.close(id: id, from: address) }
-            limiter.setIdle(id: id, from: address, channel: context.channel)
             lifetimeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.keepAliveLifetime) {
                 self.lifetimeDeadline = nil
                 self.endKeepAlive(context)

@@ -1,4 +1,5 @@
 import BoardCore
+import Foundation
 
 /// What a board is called and when it was made; listed on the start page.
 public struct BoardInfo: Hashable, Sendable {
@@ -29,6 +30,18 @@ public struct BoardAccess: Hashable, Sendable {
         self.viewHash = viewHash
         self.editGeneration = editGeneration
         self.viewGeneration = viewGeneration
+    }
+
+    /// From a stored row: nil when any hash is missing (a board without links).
+    public init?(ownerHash: Data?, editHash: Data?, viewHash: Data?, editGeneration: Int, viewGeneration: Int) {
+        guard let ownerHash, let editHash, let viewHash else { return nil }
+        self.init(
+            ownerHash: Array(ownerHash),
+            editHash: Array(editHash),
+            viewHash: Array(viewHash),
+            editGeneration: editGeneration,
+            viewGeneration: viewGeneration
+        )
     }
 }
 

@@ -11,13 +11,12 @@ extension SQLiteBoardStore {
                     db,
                     sql: "SELECT ownerHash, editHash, viewHash, editGeneration, viewGeneration FROM board WHERE id = ?",
                     arguments: [id]
-                ),
-                let owner = row["ownerHash"] as Data?, let edit = row["editHash"] as Data?, let view = row["viewHash"] as Data?
+                )
             else { return nil }
             return BoardAccess(
-                ownerHash: Array(owner),
-                editHash: Array(edit),
-                viewHash: Array(view),
+                ownerHash: row["ownerHash"] as Data?,
+                editHash: row["editHash"] as Data?,
+                viewHash: row["viewHash"] as Data?,
                 editGeneration: row["editGeneration"],
                 viewGeneration: row["viewGeneration"]
             )

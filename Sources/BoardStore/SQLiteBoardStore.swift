@@ -226,16 +226,13 @@ public final class SQLiteBoardStore: BoardStore {
                 )
             else { return nil }
             let info = BoardInfo(id: row["id"], title: row["title"], createdDate: row["createdDate"])
-            var access: BoardAccess?
-            if let owner = row["ownerHash"] as Data?, let edit = row["editHash"] as Data?, let view = row["viewHash"] as Data? {
-                access = BoardAccess(
-                    ownerHash: Array(owner),
-                    editHash: Array(edit),
-                    viewHash: Array(view),
-                    editGeneration: row["editGeneration"],
-                    viewGeneration: row["viewGeneration"]
-                )
-            }
+            let access = BoardAccess(
+                ownerHash: row["ownerHash"] as Data?,
+                editHash: row["editHash"] as Data?,
+                viewHash: row["viewHash"] as Data?,
+                editGeneration: row["editGeneration"],
+                viewGeneration: row["viewGeneration"]
+            )
             let revision: Int64 = row["revision"]
 
             var content = Board()

@@ -13,15 +13,7 @@ extension PostgresBoardStore {
             )
             var access: BoardAccess?
             for try await (owner, edit, view, editGeneration, viewGeneration) in rows.decode((Data?, Data?, Data?, Int, Int).self) {
-                if let owner, let edit, let view {
-                    access = BoardAccess(
-                        ownerHash: Array(owner),
-                        editHash: Array(edit),
-                        viewHash: Array(view),
-                        editGeneration: editGeneration,
-                        viewGeneration: viewGeneration
-                    )
-                }
+                access = BoardAccess(ownerHash: owner, editHash: edit, viewHash: view, editGeneration: editGeneration, viewGeneration: viewGeneration)
             }
             return access
         }

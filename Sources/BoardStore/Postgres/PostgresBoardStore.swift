@@ -240,16 +240,7 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
             for try await (title, createdDate, revision, owner, edit, view, editGeneration, viewGeneration) in boardRows.decode(
                 (String, Int64, Int64, Data?, Data?, Data?, Int, Int).self
             ) {
-                var access: BoardAccess?
-                if let owner, let edit, let view {
-                    access = BoardAccess(
-                        ownerHash: Array(owner),
-                        editHash: Array(edit),
-                        viewHash: Array(view),
-                        editGeneration: editGeneration,
-                        viewGeneration: viewGeneration
-                    )
-                }
+                let access = BoardAccess(ownerHash: owner, editHash: edit, viewHash: view, editGeneration: editGeneration, viewGeneration: viewGeneration)
                 found = (BoardInfo(id: id, title: title, createdDate: createdDate), access, revision)
             }
             guard let (info, access, revision) = found else { return nil }

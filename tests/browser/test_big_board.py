@@ -34,6 +34,13 @@ class Editor:
 
 
 @pytest.fixture
+def server(server_factory):
+    # The editor reads its socket only when it edits; on a loaded machine a page's steps between
+    # two edits can outlast a heartbeat, and the server would close the silent editor.
+    return server_factory(["--heartbeat-interval-ms", "600000"]).start()
+
+
+@pytest.fixture
 def big_board(server, board):
     editor = Editor(server, board)
     ops = []

@@ -150,6 +150,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let opened: EventLoopPromise<Void>
     private var response = ByteBuffer()
     private var waiting: [(WebSocketFrame, EventLoopPromise<Void>?)] = []
+    private var upgraded = false
 
     init(
         host: String,
@@ -185,6 +186,9 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // After the upgrade, what passes is the encoder's bytes (a pong to a ping that came
+        // with the handshake's answer, written before this handler has left the pipeline).
+        guard !upgraded else { return context.write(data, promise: promise) }
         waiting.append((unwrapOutboundIn(data), promise))
     }
 
@@ -202,6 +206,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
             return
         }
         response.moveReaderIndex(to: end.upperBound)
+        upgraded = true
         let leftover = response
         let pipeline = context.pipeline.syncOperations
         do {

@@ -55,6 +55,16 @@ final class BenchSocket: Sendable {
             }
             .connect(host: parts.host, port: parts.port)
         channel.whenFailure { opened.fail($0) }
+        ConnectWatch.started.add(1, ordering: .relaxed)
+        loop.scheduleTask(in: ConnectWatch.answerPatience) {
+            opened.fail(NoUpgradeAnswer(seconds: ConnectWatch.answerPatience.nanoseconds / 1_000_000_000))
+        }
+        opened.futureResult.whenComplete { result in
+            switch result {
+            case .success: ConnectWatch.opened.add(1, ordering: .relaxed)
+            case .failure(let error): if !ending.isClosedByBench { ConnectWatch.failed(error, url: url) }
+            }
+        }
     }
 
     /// Waits until the WebSocket is open.
@@ -140,6 +150,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let opened: EventLoopPromise<Void>
     private var response = ByteBuffer()
     private var waiting: [(WebSocketFrame, EventLoopPromise<Void>?)] = []
+    private var upgraded = false
 
     init(
         host: String,
@@ -175,6 +186,9 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // After the upgrade, what passes is the encoder's bytes (a pong to a ping that came
+        // with the handshake's answer, written before this handler has left the pipeline).
+        guard !upgraded else { return context.write(data, promise: promise) }
         waiting.append((unwrapOutboundIn(data), promise))
     }
 
@@ -192,6 +206,7 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
             return
         }
         response.moveReaderIndex(to: end.upperBound)
+        upgraded = true
         let leftover = response
         let pipeline = context.pipeline.syncOperations
         do {
@@ -238,6 +253,8 @@ final class ConnectionEnding: Sendable {
         _ = self.code.compareExchange(expected: Self.open, desired: code, ordering: .relaxed)
     }
 
+    var isClosedByBench: Bool { code.load(ordering: .relaxed) == Self.byBench }
+
     func closedByBench() {
         _ = code.compareExchange(expected: Self.open, desired: Self.byBench, ordering: .relaxed)
     }
@@ -245,15 +262,16 @@ final class ConnectionEnding: Sendable {
 
 /// Opens `count` connections to `url` in waves of 500 and returns once each has received a
 /// message for which `isReady` is true. Thousands of connects at once overflow the listen
-/// backlog, and a connect that times out would leave a scenario waiting forever.
+/// backlog. Throws `ConnectionsNotReady` when a wave is not ready within `patience` or the server
+/// closes some of its connections first, instead of waiting for ever.
 func connectInWaves(
     _ count: Int,
     url: String,
+    patience: Duration = .seconds(60),
     isReady: @escaping @Sendable (ByteBuffer) -> Bool,
     greet: (_ socket: BenchSocket, _ index: Int) -> Void
-) async -> [BenchSocket] {
-    let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-    var iterator = ready.makeAsyncIterator()
+) async throws -> [BenchSocket] {
+    let ready = WireByteCounter()
     var sockets: [BenchSocket] = []
     for wave in stride(from: 0, to: count, by: 500) {
         let waveCount = min(500, count - wave)
@@ -261,13 +279,27 @@ func connectInWaves(
             let socket = BenchSocket(
                 url: url,
                 onMessage: { message, _ in
-                    if isReady(message) { readyContinuation.yield() }
+                    if isReady(message) { ready.count.add(1, ordering: .relaxed) }
                 }
             )
             greet(socket, index)
             sockets.append(socket)
         }
-        for _ in 0..<waveCount { _ = await iterator.next() }
+        let deadline = ContinuousClock.now + patience
+        while ready.count.load(ordering: .relaxed) < wave + waveCount {
+            let closed = sockets.compactMap(\.serverCloseCode)
+            guard closed.isEmpty, ContinuousClock.now < deadline else {
+                let readyCount = ready.count.load(ordering: .relaxed)
+                for socket in sockets { await socket.close() }
+                let codes = Dictionary(grouping: closed, by: { $0 }).map { "\($1.count) closed by the server with \($0)" }.sorted()
+                throw ConnectionsNotReady(
+                    description: "\(readyCount) of \(count) connections were ready"
+                        + (codes.isEmpty ? " after \(patience)" : "; " + codes.joined(separator: ", "))
+                        + " (the server's limits: --max-connections, --max-connections-per-address, its file limit)"
+                )
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
     return sockets
 }

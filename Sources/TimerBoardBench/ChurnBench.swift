@@ -18,7 +18,7 @@ public enum ChurnBench {
         let process = ServerProcess(pid: serverPID)
         var memory: [Int] = []
         for round in 0..<rounds {
-            let sockets = await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"welcome""#) }) {
+            let sockets = try await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"welcome""#) }) {
                 socket,
                 index in socket.send(#"{"type":"hello","protocol":1,"clientId":"churn-\#(round)-\#(index)"}"#)
             }

@@ -15,7 +15,7 @@ public enum IdleConnectionsBench {
         guard let before = ServerProcess(pid: serverPID).residentMemory() else {
             throw BenchHTTP.Failure(description: "no /proc/\(serverPID)/status")
         }
-        let sockets = await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"snapshot""#) }) {
+        let sockets = try await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"snapshot""#) }) {
             socket,
             index in helloAndJoin(socket, clientID: "idle-\(index)", board: board)
         }

@@ -28,6 +28,7 @@ struct Bench: AsyncParsableCommand {
         /// Sets up what every scenario shares; first thing in each `run`.
         func begin() {
             BenchEventLoops.use(threads: threads)
+            ConnectWatch.exitOnFirstFailure()
         }
 
         var serverProcess: ServerProcess? { serverPid.map(ServerProcess.init(pid:)) }

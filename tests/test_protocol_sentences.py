@@ -186,3 +186,13 @@ def test_a_board_title_follows_the_one_title_rule_on_create_and_rename(server):
     assert edit(client, "spaced", [{"op": "addSection", "id": "s", "title": " Prep "}])["type"] == "ack"
     client.close()
     assert server.snapshot(board)["sections"][0]["title"] == " Prep "
+
+
+# Errors: "unknown_op: an operation's op is not one of the operations above", whatever else it lacks.
+def test_an_unknown_op_is_unknown_op_even_without_an_id(server):
+    board = server.create_board("Ops")
+    client = joined(server, board, "ops")
+    for op in [{"op": "renameBoard", "title": "x"}, {"op": "nope", "id": "s"}]:
+        refused = edit(client, "o-" + op["op"], [op])
+        assert (refused["type"], refused["code"], refused["op"]) == ("reject", "unknown_op", 0), refused
+    client.close()

@@ -36,8 +36,8 @@ def test_a_page_of_another_site_cannot_open_the_socket_or_create_a_board(server_
     assert upgrade_status(server.port, own) == 101, "the server's own page"
     assert upgrade_status(server.port, "https://kitchen.example") == 101, "--allowed-origin"
     assert upgrade_status(server.port, "ws://127.0.0.1") == 101, "a WebSocket library, not a page"
-    assert upgrade_status(server.port, "https://evil.example") == 400, "hummingbird answers a refused upgrade with 400"
-    assert upgrade_status(server.port, f"http://127.0.0.1:{server.port + 1}") == 400, "another port is another origin"
+    assert upgrade_status(server.port, "https://evil.example") == 403, "a refused upgrade is a 403 with the error shape"
+    assert upgrade_status(server.port, f"http://127.0.0.1:{server.port + 1}") == 403, "another port is another origin"
 
     before = server.board_count()
     status, answer = post(server, "https://evil.example")

@@ -96,8 +96,8 @@ def test_an_edit_that_fans_out_into_thousands_of_changes_costs_its_editor_more(s
     starter = RawClient(server.port, None)
     starter.hello_and_join("starter-0123456789", board)
     starter.send({"type": "edit", "opId": "start", "ops": [{"op": "startSection", "id": "big"}]})
-    assert starter.until("ack")["opId"] == "start"  # 2,000 changes: 20 more tokens
-    # 40 - 1 - 20 leaves 19, plus one a second that passes meanwhile.
+    assert starter.until("ack")["opId"] == "start"  # 2,000 changes: 20 tokens in all
+    # 40 - 1 (its join) - 20 leaves 19, plus one a second that passes meanwhile.
     assert small_edits_accepted(starter, "s") <= 22
 
 

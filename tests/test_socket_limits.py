@@ -60,7 +60,7 @@ def assert_refused_with_503(port: int, reason_word: str):
         assert status == 503, (status, body)
         assert int(headers["retry-after"]) > 0
         error = json.loads(body)
-        assert error["type"] == "error" and error["code"] == "unavailable", error
+        assert error["type"] == "error" and error["code"] == "too_many_connections", error
         assert reason_word in error["message"], error
         assert closed_by_server(sock), "a refused upgrade's connection stays open"
     finally:

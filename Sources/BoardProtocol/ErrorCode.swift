@@ -26,6 +26,9 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     case rateLimited = "rate_limited"
     /// The server cannot store anything now (a full disk, a failing database); try again later.
     case unavailable = "unavailable"
+    /// HTTP only (503 with `Retry-After`): the server, or the client's address, has as many
+    /// connections open as it allows; a refused WebSocket upgrade says this, never `unavailable`.
+    case tooManyConnections = "too_many_connections"
     case `internal` = "internal"
 
     /// The one place where a domain error becomes a wire code.

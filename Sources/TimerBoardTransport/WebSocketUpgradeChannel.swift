@@ -27,11 +27,23 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
+    /// The answer to a request that asked for an upgrade `accept` refused.
+    package struct Refusal: Sendable {
+        package var status: HTTPResponse.Status
+        /// A JSON body (the server's error shape), or none.
+        package var body: [UInt8]
+
+        package init(status: HTTPResponse.Status, body: [UInt8]) {
+            self.status = status
+            self.body = body
+        }
+    }
+
     package enum UpgradeResult: Sendable {
         /// The connection runs on its handlers now.
         case webSocket
         case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
-        /// The request asked for an upgrade that `accept` refused: answered 400.
+        /// The request asked for an upgrade that `accept` refused: answered with `refusal`.
         case refused(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
     }
 
@@ -45,13 +57,16 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
     let maxFrameSize: Int
     /// Decides, on the event loop, whether a request that asks for a WebSocket gets one.
     let accept: @Sendable (HTTPRequest, any Channel) -> Acceptance?
+    let refusal: Refusal
 
     package init(
         responder: @escaping HTTPChannelHandler.Responder,
         http1: HTTP1Channel.Configuration,
         maxFrameSize: Int,
+        refusal: Refusal = Refusal(status: .badRequest, body: []),
         accept: @escaping @Sendable (HTTPRequest, any Channel) -> Acceptance?
     ) {
+        self.refusal = refusal
         self.responder = Self.refusingLateUpgrades(responder)
         self.http1 = http1
         self.maxFrameSize = maxFrameSize
@@ -136,9 +151,14 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
 
     private func answerRefusedUpgrade(_ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, logger: Logger) async {
         do {
-            try await http.executeThenClose { _, outbound in
-                let response = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
-                try await outbound.write(contentsOf: [.head(response), .end(nil)])
+            try await http.executeThenClose { [refusal] _, outbound in
+                var fields: HTTPFields = [.connection: "close", .contentLength: "\(refusal.body.count)"]
+                if !refusal.body.isEmpty { fields[.contentType] = "application/json; charset=utf-8" }
+                let response = HTTPResponse(status: refusal.status, headerFields: fields)
+                var parts: [HTTPResponsePart] = [.head(response)]
+                if !refusal.body.isEmpty { parts.append(.body(ByteBuffer(bytes: refusal.body))) }
+                parts.append(.end(nil))
+                try await outbound.write(contentsOf: parts)
             }
         } catch {
             logger.trace("could not answer a refused upgrade", metadata: ["tb.error": "\(error)"])

@@ -95,7 +95,7 @@ import TimerBoardTestClient
                 #expect(reject.code == test.code)
                 #expect(reject.opID == opID)
             } else {
-                guard case .error(let code, _) = answer else { throw TestFailure("expected an error, got \(answer)") }
+                guard case .error(let code, _, _) = answer else { throw TestFailure("expected an error, got \(answer)") }
                 #expect(code == test.code)
             }
 
@@ -113,7 +113,7 @@ import TimerBoardTestClient
             let connection = BoardConnection(url: server.webSocketURL)
             // Nothing else is sent to this connection, so no presence can interleave here.
             connection.send(.join(.init(board: "anything", secret: "x")))
-            guard case .error(.helloRequired, _) = try await connection.receive() else { throw TestFailure("expected hello_required") }
+            guard case .error(.helloRequired, _, _) = try await connection.receive() else { throw TestFailure("expected hello_required") }
             connection.send(.edit(.init(opID: "early", ops: [.deleteTimer(id: "t1")])))
             guard case .reject(let early) = try await connection.receive() else { throw TestFailure("expected a reject") }
             #expect(early.code == .helloRequired)

@@ -62,7 +62,7 @@ import Testing
         let answer = try Self.written(second)
         #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(answer.contains("Retry-After: 5\r\n"))
-        #expect(answer.hasSuffix(#"{"type":"error","code":"unavailable","message":"too many connections from this address; try again later"}"#))
+        #expect(answer.hasSuffix(#"{"type":"error","code":"too_many_connections","message":"too many connections from this address; try again later"}"#))
         #expect(!second.isActive)
 
         // Another address is not affected.

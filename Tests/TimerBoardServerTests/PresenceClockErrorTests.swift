@@ -48,7 +48,7 @@ import TimerBoardTestClient
             wall.send(.presence(editing: "sec-1", clockError: 5))
             var code: ErrorCode?
             while code == nil {
-                if case .error(let errorCode, _) = try await wall.receive() { code = errorCode }
+                if case .error(let errorCode, _, _) = try await wall.receive() { code = errorCode }
             }
             #expect(code == .forbidden)
             await wall.close()
@@ -71,7 +71,7 @@ import TimerBoardTestClient
             while true {
                 let message = try await ada.receive()
                 _ = adaSees.apply(message)
-                if case .error(let errorCode, _) = message { code = errorCode }
+                if case .error(let errorCode, _, _) = message { code = errorCode }
                 if case .pong = message { break }
             }
             #expect(code == .invalidField)

@@ -148,7 +148,7 @@ import TimerBoardServer
                 try db.execute(sql: "UPDATE changeset SET changes = '[{\"update\":\"timer\"}]' WHERE boardID = ?", arguments: [board.id])
             }
             alice.connection.send(.join(.init(board: board.id, secret: board.edit)))
-            guard case .error(let code, _) = try await alice.receive() else { throw TestFailure("expected an error") }
+            guard case .error(let code, _, _) = try await alice.receive() else { throw TestFailure("expected an error") }
             #expect(code == .internal)
             try await alice.ping()
             await alice.close()

@@ -59,9 +59,19 @@ import Testing
     @Test func anEditThatFansOutCostsOneTokenPerHundredChanges() {
         var budget = EditBudget(editsPerSecond: 1, burst: 30, now: 0)
         #expect(budget.admit(opID: "start", now: 0) == nil)
-        budget.charge(changes: 2_000, now: 0)  // 30 - 1 - 20 = 9 left
-        #expect((1...9).allSatisfy { budget.admit(opID: "e\($0)", now: 0) == nil })
-        #expect(budget.admit(opID: "e10", now: 0) != nil)
+        budget.charge(changes: 2_000, now: 0)  // 20 tokens in all: 30 - 20 = 10 left
+        #expect((1...10).allSatisfy { budget.admit(opID: "e\($0)", now: 0) == nil })
+        #expect(budget.admit(opID: "e11", now: 0) != nil)
+    }
+
+    /// One token per 100 changes, rounded up: 100 changes cost one, 101 two, 200 two, 201 three.
+    @Test(arguments: [(1, 1), (100, 1), (101, 2), (200, 2), (201, 3)])
+    func anEditCostsItsChangesOverAHundredRoundedUp(changes: Int, tokens: Int) {
+        var budget = EditBudget(editsPerSecond: 0.001, burst: 5, now: 0)
+        #expect(budget.admit(opID: "big", now: 0) == nil)
+        budget.charge(changes: changes, now: 0)
+        #expect((1...(5 - tokens)).allSatisfy { budget.admit(opID: "e\($0)", now: 0) == nil })
+        #expect(budget.admit(opID: "over", now: 0) != nil)
     }
 }
 

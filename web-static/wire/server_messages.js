@@ -100,7 +100,13 @@ const SERVER_PARSERS = {
     });
   },
   [MSG.pong]: (r) => ({ type: MSG.pong, t: r.number("t"), serverTime: r.number("serverTime") }),
-  [MSG.error]: (r) => ({ type: MSG.error, code: r.string("code"), message: r.string("message") }),
+  [MSG.error]: (r) => withoutUndefined({
+    type: MSG.error,
+    code: r.string("code"),
+    message: r.string("message"),
+    // With rate_limited (a join over the budget): how long to wait before joining again.
+    retryAfterMs: r.optional("retryAfterMs", "int"),
+  }),
   [MSG.presence]: (r) => ({ type: MSG.presence, users: r.array(PRESENCE.users).map(parsePresenceUser) }),
   [MSG.presenceChanged]: (r) => ({
     type: MSG.presenceChanged,

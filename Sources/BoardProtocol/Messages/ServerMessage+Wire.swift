@@ -89,10 +89,11 @@ extension ServerMessage {
                 writer.double(t)
             }
             writer.field("serverTime", serverTime)
-        case .error(let code, let message):
+        case .error(let code, let message, let retryAfterMs):
             writer.field("type", MessageType.error)
             writer.field("code", code.rawValue)
             writer.field("message", message)
+            if let retryAfterMs { writer.field("retryAfterMs", retryAfterMs) }
         case .presence(let users):
             writer.field("type", MessageType.presence)
             writer.presenceUsers(users)
@@ -182,7 +183,7 @@ extension ServerMessage {
         case MessageType.pong:
             return .pong(t: try reader.optionalNumber("t"), serverTime: try reader.int("serverTime"))
         case MessageType.error:
-            return .error(code: try errorCode(reader), message: try reader.string("message"))
+            return .error(code: try errorCode(reader), message: try reader.string("message"), retryAfterMs: try reader.optionalInt("retryAfterMs"))
         case MessageType.presence:
             return .presence(try presenceUsers(reader))
         case MessageType.presenceChanged:

@@ -15,7 +15,8 @@ public enum ServerMessage: Hashable, Sendable {
     case ack(opID: String, revision: Int64, duplicate: Bool, skipped: [SkippedField] = [])
     case reject(Reject)
     case pong(t: Double?, serverTime: Int64)
-    case error(code: ErrorCode, message: String)
+    /// `retryAfterMs` only with `rate_limited` (a join over the budget): how long to wait.
+    case error(code: ErrorCode, message: String, retryAfterMs: Int64? = nil)
     /// Everyone on the board now, the receiver included; sent to a client when it joins. Never stored.
     case presence([PresenceUser])
     /// Who arrived or changed what they edit (`users`) and who left (`left`, user ids) since the

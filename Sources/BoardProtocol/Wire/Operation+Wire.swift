@@ -24,6 +24,11 @@ enum OperationName {
     static let clearMessage = "clearMessage"
     static let setBlackout = "setBlackout"
     static let setTimeZone = "setTimeZone"
+    /// The operations that name a section or timer by `id`.
+    static let withID: Set<String> = [
+        addSection, updateSection, moveSection, deleteSection, addTimer, updateTimer, moveTimer, deleteTimer, startTimer,
+        pauseTimer, resetTimer, startSection, pauseSection, adjustTimer, skipSection, restartSection,
+    ]
 }
 
 extension BoardOperation {
@@ -45,7 +50,10 @@ extension BoardOperation {
             self = .setTimeZone(try reader.string("timeZone"))
             return
         default:
-            break
+            // An unknown op is `unknown_op` whatever else it lacks (docs/protocol.md, "Errors").
+            guard OperationName.withID.contains(name) else {
+                throw ProtocolError(.unknownOp, "\(reader.name("op")) \"\(name)\" is not an operation")
+            }
         }
         let id = try reader.id("id")
         switch name {

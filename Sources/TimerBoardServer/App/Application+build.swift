@@ -105,6 +105,7 @@ func assemble(
     }
     let router = Router(context: TimerBoardRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorShapeMiddleware())
     router.add(middleware: OriginCheckMiddleware(policy: OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))))
     router.add(
         middleware: StaticFileMiddleware(webRoot: WebRoot(path: configuration.webRoot), maxFileBytes: configuration.maxStaticFileBytes, logger: logger)

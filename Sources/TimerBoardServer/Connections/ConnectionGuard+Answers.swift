@@ -8,10 +8,10 @@ extension ConnectionGuard {
     func refuseOverCap(_ context: ChannelHandlerContext, _ reason: HTTPRefusal, address: String?) {
         if reason == .serverFull {
             settings.refused(.serverFull, "refusing a connection: the server has its most connections", level: .notice, address: address)
-            refuse(context, status: .serviceUnavailable, code: .unavailable, message: "the server has too many connections; try again later")
+            refuse(context, status: .serviceUnavailable, code: .tooManyConnections, message: "the server has too many connections; try again later")
         } else {
             settings.refused(.addressFull, "refusing a connection: its address has its most connections", level: .notice, address: address)
-            refuse(context, status: .serviceUnavailable, code: .unavailable, message: "too many connections from this address; try again later")
+            refuse(context, status: .serviceUnavailable, code: .tooManyConnections, message: "too many connections from this address; try again later")
         }
     }
 

@@ -1,3 +1,4 @@
+import BoardProtocol
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -29,6 +30,16 @@ struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
+    /// A request for a WebSocket the server does not upgrade (another site's page, another
+    /// path): `403` with the error shape, as every HTTP error (docs/protocol.md, "Origins").
+    static let refusedUpgrade = WebSocketUpgradeChannel.Refusal(
+        status: .forbidden,
+        body: ServerMessage.error(
+            code: .forbidden,
+            message: "only GET /ws, from no page or a page of an allowed origin, opens the board socket"
+        ).encoded()
+    )
+
     /// Hummingbird's HTTP/1 with our WebSocket connections after an upgrade
     /// (`WebSocketUpgradeChannel`), and a `ConnectionGuard` on every connection.
     static func guardedHTTP1WebSocketUpgrade(
@@ -39,7 +50,13 @@ extension HTTPServerBuilder {
     ) -> HTTPServerBuilder {
         .init { responder in
             GuardedHTTPChannel(
-                base: WebSocketUpgradeChannel(responder: responder, http1: http1, maxFrameSize: maxFrameSize, accept: accept),
+                base: WebSocketUpgradeChannel(
+                    responder: responder,
+                    http1: http1,
+                    maxFrameSize: maxFrameSize,
+                    refusal: refusedUpgrade,
+                    accept: accept
+                ),
                 settings: guardSettings
             )
         }

@@ -4,7 +4,9 @@ import Foundation
 import Hummingbird
 
 extension BoardsController {
-    /// The `title` of a JSON object body: nil when absent (and not `required`), trimmed, checked.
+    /// The `title` of a JSON object body: nil when absent (and not `required`), else checked by
+    /// the rule every title follows, sections' and timers' too: not only white space, at most
+    /// `maxTitleLength` characters, one line, stored as sent (docs/protocol.md, "Operations").
     func readTitle(_ request: Request, required: Bool) async -> Result<String?, HTTPAnswer> {
         let contentType = request.headers[.contentType] ?? ""
         guard contentType.lowercased().hasPrefix("application/json") else {
@@ -24,12 +26,15 @@ extension BoardsController {
             }
             switch fields["title"] {
             case nil, .null?: break
-            case .string(let text)?: title = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            case .string(let text)?: title = text
             case let other?: return .failure(HTTPAnswer(.badRequest, .invalidField, "title must be a string, not \(other.typeName)"))
             }
         }
-        if required, title?.isEmpty ?? true {
-            return .failure(HTTPAnswer(.badRequest, .invalidField, "title must not be empty"))
+        if required, title == nil {
+            return .failure(HTTPAnswer(.badRequest, .invalidField, "title is missing"))
+        }
+        if let title, !title.contains(where: { !$0.isWhitespace }) {
+            return .failure(HTTPAnswer(.badRequest, .invalidField, "title must not be empty or only white space"))
         }
         if let title,
             title.count > maxTitleLength || title.utf8.count > BoardLimits.maxTitleBytes

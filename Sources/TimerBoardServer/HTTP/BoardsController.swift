@@ -34,6 +34,9 @@ struct BoardsController {
         group.post(":id/reset-links", use: resetLinks)
     }
 
+    /// The title of a board created without one.
+    static let untitled = "Untitled board"
+
     /// A JSON body, at most this long.
     static let maxBodyBytes = 16_384
 
@@ -60,13 +63,13 @@ struct BoardsController {
         }
         let title: String
         switch await readTitle(request, required: false) {
-        case .success(let text): title = text ?? ""
+        case .success(let text): title = text ?? Self.untitled
         case .failure(let answer): return answer.response
         }
         let info: BoardInfo
         let secrets: BoardSecrets
         do {
-            (info, secrets) = try await registry.createBoard(title: title.isEmpty ? "Untitled board" : title)
+            (info, secrets) = try await registry.createBoard(title: title)
         } catch {
             logger.error("creating a board failed", metadata: ["tb.error": "\(error)"])
             return HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store a new board now; try again later").response
@@ -172,7 +175,7 @@ struct BoardsController {
     @Sendable func rename(request: Request, context: some RequestContext) async throws -> Response {
         let title: String
         switch await readTitle(request, required: true) {
-        case .success(let text): title = text ?? ""
+        case .success(let text): title = text ?? Self.untitled
         case .failure(let answer): return answer.response
         }
         return try await withBoard(request, context, needs: .owner) { room, _ in

@@ -77,7 +77,7 @@ struct EditRoutes {
         case .notFound, .duplicateID, .invalidState, .limitExceeded: .conflict
         case .tooLarge: .contentTooLarge
         case .rateLimited: .tooManyRequests
-        case .unavailable, .internal: .serviceUnavailable
+        case .unavailable, .internal, .tooManyConnections: .serviceUnavailable
         case .badJSON, .unknownType, .badMessage, .unknownOp, .invalidField, .tooManyOps, .versionMismatch, .helloRequired, .notJoined:
             .badRequest
         }

@@ -9,7 +9,8 @@ struct EditBudget: Sendable {
     private var held: (opID: String, until: Int64)?
     /// How long past its wait a refused edit holds the ones after it.
     static let holdSlackMs: Int64 = 2_000
-    /// Changes an edit may make for its one token; every further this many cost one more.
+    /// An edit costs one token per this many changes it made, rounded up, and at least one:
+    /// 1-100 changes one, 101-200 two (docs/protocol.md, `rate_limited`).
     static let changesPerToken = 100
 
     init(editsPerSecond: Double, burst: Int, now: Int64) {
@@ -40,9 +41,11 @@ struct EditBudget: Sendable {
         bucket.take(now: now) ?? shared()
     }
 
-    /// Charges an edit that fanned out into `changes` changes, after it ran.
+    /// Charges an edit that fanned out into `changes` changes, after it ran: what it costs
+    /// beyond the one token `admit` took.
     mutating func charge(changes: Int, now: Int64) {
-        guard changes > Self.changesPerToken else { return }
-        bucket.charge(Double(changes / Self.changesPerToken), now: now)
+        let tokens = (changes + Self.changesPerToken - 1) / Self.changesPerToken
+        guard tokens > 1 else { return }
+        bucket.charge(Double(tokens - 1), now: now)
     }
 }

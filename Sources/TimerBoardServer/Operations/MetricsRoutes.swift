@@ -1,3 +1,4 @@
+import BoardProtocol
 import BoardStore
 import Hummingbird
 import NIOCore
@@ -24,10 +25,12 @@ struct MetricsRoutes {
         router.get("/metrics") { request, _ -> Response in
             if let adminToken {
                 guard let presented = request.bearerToken, ConstantTime.equal(presented.utf8, adminToken.utf8) else {
+                    // The error shape of every HTTP error (docs/protocol.md, "HTTP errors").
+                    let body = ServerMessage.error(code: .forbidden, message: "/metrics needs the operator token (--admin-token) as a bearer token")
                     return Response(
                         status: .unauthorized,
-                        headers: [.wwwAuthenticate: #"Bearer realm="timerboard""#, .contentType: "text/plain; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: "/metrics needs the operator token (--admin-token) as a bearer token\n"))
+                        headers: [.wwwAuthenticate: #"Bearer realm="timerboard""#, .contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body.encoded()))
                     )
                 }
             }

@@ -158,7 +158,8 @@ final class ClientSession: Sendable {
         case .hello: break
         case .join(let join):
             if let wait = state.editBudget.admitJoin(now: clock.now(), shared: takeFromAddress) {
-                throw ProtocolError(.rateLimited, "too many joins and edits; nothing changed, join again in \(wait) ms")
+                let message = "too many joins and edits; nothing changed, join again in \(wait) ms"
+                return send(.error(code: .rateLimited, message: message, retryAfterMs: wait))
             }
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):

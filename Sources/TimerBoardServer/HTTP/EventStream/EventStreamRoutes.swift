@@ -76,7 +76,7 @@ struct EventStreamRoutes {
         // against the client it names too, as a WebSocket does (`ConnectionGuard`).
         let forwarded = address != ClientAddress.key(context.remoteAddress)
         if forwarded, !connections.count(from: address) {
-            var refused = HTTPAnswer(.serviceUnavailable, .unavailable, "too many connections from this address; try again later").response
+            var refused = HTTPAnswer(.serviceUnavailable, .tooManyConnections, "too many connections from this address; try again later").response
             refused.headers[.retryAfter] = "5"
             return refused
         }

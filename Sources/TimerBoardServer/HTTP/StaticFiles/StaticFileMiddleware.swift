@@ -1,3 +1,4 @@
+import BoardProtocol
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -117,11 +118,14 @@ struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    /// An error in the protocol's shape, as every HTTP error is (docs/protocol.md, "HTTP errors").
     private static func plain(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "text/plain; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: message + "\n"))
-        )
+        let code: ErrorCode =
+            switch status {
+            case .notFound: .notFound
+            case .badRequest: .badMessage
+            default: .internal
+            }
+        return HTTPAnswer(status, code, message).response
     }
 }

@@ -24,9 +24,10 @@ def test_a_bench_over_the_servers_per_address_limit_exits_and_names_the_flag(ser
     assert run.returncode == 1, run.stderr
     assert "could not open" in run.stderr and "too many connections from this address" in run.stderr, run.stderr
     assert "--max-connections-per-address" in run.stderr, run.stderr
-    # How far it got: at most the limit's 10 (the editor, where a mode has one, counts).
+    # How far it got: at most the limit's 10 at once (the editor, where a mode has one, counts),
+    # and one more in all where a mode's setup socket closed before the rest opened (join-storm).
     opened = int(run.stderr.split(" of the ")[0].rsplit("\n", 1)[-1])
-    assert opened <= 10, run.stderr
+    assert opened <= 11, run.stderr
 
 
 def test_a_bench_with_no_server_behind_the_websocket_says_so(server_factory):

@@ -30,7 +30,7 @@ public enum ConnectWatch {
         let all = started.load(ordering: .relaxed)
         let message =
             "timerboard-bench: a connection to \(url) could not open: \(error)\n"
-            + "\(open) of the \(all) connections started were open. \(hint(for: error))\n"
+            + "\(open) of the \(all) connections started had opened. \(hint(for: error))\n"
         FileHandle.standardError.write(Data(message.utf8))
         exit(1)
     }

@@ -63,7 +63,10 @@ final class WebhookDispatcher: Service, Sendable {
         let client = WebhookSender.makeClient(connectTimeout: settings.connectTimeout)
         await withDiscardingTaskGroup { group in
             await withGracefulShutdownHandler {
-                while !stopping.load(ordering: .relaxed) {
+                // Cancelled too when another service failed (the port was taken): the store then
+                // answers every claim with CancellationError at once, and a loop that waited only
+                // for `stopping` spun and logged without end, and the process never exited.
+                while !stopping.load(ordering: .relaxed), !Task.isCancelled {
                     let free = settings.concurrency - inFlight.withLock { $0 }
                     if free > 0 {
                         for delivery in await claim(free) {

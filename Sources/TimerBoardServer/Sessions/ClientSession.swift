@@ -118,7 +118,8 @@ final class ClientSession: Sendable {
         case .binary:
             return await send(.error(code: .badJSON, message: "send JSON in text frames, not binary ones"), state: state)
         case .oversized(let byteCount):
-            return await send(.error(code: .tooLarge, message: "the message is \(byteCount) bytes; the limit is \(configuration.limits.maxMessageBytes)"), state: state)
+            let limit = configuration.limits.maxMessageBytes
+            return await send(.error(code: .tooLarge, message: "the message is \(byteCount) bytes; the limit is \(limit)"), state: state)
         }
         do {
             let request = try ClientMessage.decode(data, limits: configuration.limits)

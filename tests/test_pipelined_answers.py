@@ -53,20 +53,23 @@ def test_pings_and_errors_are_answered_after_the_edits_sent_before_them(server_f
 
 
 def test_a_pong_says_every_earlier_edit_is_answered(server_factory):
-    # The barrier a script leans on: once the pong is in, so is every earlier edit's ack.
+    # The barrier a script leans on: once a pong is in, so is every earlier edit's ack. Five
+    # rounds of twenty edits and a ping, all sent at once.
     server = server_factory().start()
     board = server.create_board("Barrier")
     client = RawClient(server.port, None)
     client.hello_and_join("scripter", board)
     client.until("snapshot")
-    edits = [{"type": "edit", "opId": f"b{i}", "ops": [{"op": "addSection", "id": f"b{i}", "title": "B"}]}
-             for i in range(20)]
-    client.sock.sendall(b"".join(masked_frame(json.dumps(m).encode()) for m in [*edits, {"type": "ping", "t": 7}]))
+    rounds = [[{"type": "edit", "opId": f"r{r}e{i}", "ops": [{"op": "addSection", "id": f"r{r}e{i}", "title": "B"}]}
+               for i in range(20)] + [{"type": "ping", "t": r}] for r in range(5)]
+    client.sock.sendall(b"".join(masked_frame(json.dumps(m).encode()) for messages in rounds for m in messages))
     acked = set()
-    while (message := client.message())["type"] != "pong":
-        if message["type"] == "ack":
-            acked.add(message["opId"])
-    assert acked == {f"b{i}" for i in range(20)}
+    for r in range(5):
+        while (message := client.message())["type"] != "pong":
+            if message["type"] == "ack":
+                acked.add(message["opId"])
+        assert message["t"] == r
+        assert {f"r{q}e{i}" for q in range(r + 1) for i in range(20)} <= acked, f"round {r}"
     client.close()
 
 

@@ -38,11 +38,15 @@ package final class Outbound: Sendable, Identifiable {
         var overflowed = false
         /// Waiting in `untilRoomToAnswer` for the queue to empty out.
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Answers a board holds for this connection until the edits before them are durable
+        /// (`holdAnswer`); they join the queue together, a commit at a time.
+        var heldAnswers = 0
 
         /// Whether a session may answer its client: the socket takes frames and the queue is
-        /// under half full, the other half left for what the board sends meanwhile.
+        /// under half full, the other half left for what the board sends meanwhile. A held answer
+        /// counts twice: an edit's ack comes with the edit's changeset.
         func hasRoomToAnswer(capacity: Int) -> Bool {
-            writable && frames.count < max(1, capacity / 2)
+            writable && frames.count + 2 * heldAnswers < max(1, capacity / 2)
         }
 
         /// Empties `roomWaiters`, for the caller to resume once out of the lock.
@@ -154,7 +158,13 @@ package final class Outbound: Sendable, Identifiable {
     /// bring thousands of small messages, and their answers queue up faster than the event loop,
     /// busy decoding that read, gets round to draining them.
     package func untilRoomToAnswer() async {
-        guard state.withLock({ $0.isOpen && !$0.hasRoomToAnswer(capacity: capacity) }) else { return }
+        // A drain wakes every waiter; answers a board still holds may leave no room yet.
+        while state.withLock({ $0.isOpen && !$0.hasRoomToAnswer(capacity: capacity) }) {
+            await waitForRoom()
+        }
+    }
+
+    private func waitForRoom() async {
         await withCheckedContinuation { continuation in
             let waits = state.withLock { state -> Bool in
                 guard state.isOpen, !state.hasRoomToAnswer(capacity: capacity) else { return false }
@@ -164,6 +174,26 @@ package final class Outbound: Sendable, Identifiable {
             if !waits { continuation.resume() }
         }
     }
+
+    /// A board holds an answer for this connection until what comes before it is durable: it
+    /// counts against the room to answer, so a client that sends without reading is held back
+    /// before a commit releases more answers than the queue takes.
+    package func holdAnswer() {
+        state.withLock { $0.heldAnswers += 1 }
+    }
+
+    /// The board queued `count` held answers (or dropped them with the connection).
+    package func releaseHeldAnswers(_ count: Int) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.heldAnswers = max(0, state.heldAnswers - count)
+            return state.hasRoomToAnswer(capacity: capacity) ? state.takeWaiters() : []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Whether a board holds answers for this connection: the session's own answers then go
+    /// behind them, through the board, so every answer leaves in the order of the messages.
+    package var holdsAnswers: Bool { state.withLock { $0.heldAnswers > 0 } }
 
     /// How many wait in `untilRoomToAnswer` (for tests).
     var waitingForRoom: Int { state.withLock(\.roomWaiters.count) }

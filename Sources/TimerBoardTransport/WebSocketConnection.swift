@@ -18,12 +18,20 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
 
     /// How long the server waits for the peer to answer its close before it cuts the socket.
     package static let closeTimeout = TimeAmount.seconds(10)
+    /// What the server reads and discards after failing a connection, before it cuts the socket:
+    /// a socket closed with unread bytes is reset, and the reset throws away the close frame and
+    /// the answers still unread in the peer's socket. Bounded, and by `closeTimeout` too, so a
+    /// peer that keeps sending cannot hold the socket.
+    package static let drainLimit = 16 << 20
 
     private enum CloseState {
         case open
         /// The server sent its close and waits for the peer's, at most until the deadline.
         case closing(Scheduled<Void>?)
-        /// Both closes are done or the connection failed; the socket is closing.
+        /// The connection failed: the server's close is out and its side shut; what the peer
+        /// still sends is read and discarded until it closes, up to `drainLimit` bytes.
+        case draining(bytesLeft: Int)
+        /// Both closes are done; the socket is closing.
         case closed
     }
 
@@ -85,6 +93,7 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .closed = closeState { return }
         let frame = unwrapInboundIn(data)
+        if case .draining = closeState { return discarded(frame.length) }
         guard frame.maskKey != nil else { return fail(.protocolError, "an unmasked client frame") }
         guard !frame.rsv2, !frame.rsv3 else { return fail(.protocolError, "RSV2 or RSV3 set") }
         switch frame.opcode {
@@ -116,6 +125,10 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
     }
 
     package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Bytes the decoder no longer decodes after failing: read only to be discarded.
+        if case .draining = closeState, case ByteToMessageDecoderError.dataReceivedInErrorState(_, let bytes) = error {
+            return discarded(bytes.readableBytes)
+        }
         // NIO's frame decoder: a frame over the size limit, or a fragmented or long control frame.
         guard let error = error as? NIOWebSocketError else { return context.fireErrorCaught(error) }
         switch error {
@@ -126,7 +139,7 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
 
     /// Holds back the channel's reads while the receiver is full.
     package func read(context: ChannelHandlerContext) {
-        if isReadingPaused {
+        if isReadingPaused, !isDraining {
             owesRead = true
         } else {
             context.read()
@@ -158,6 +171,23 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         closeState = .closing(deadline)
     }
 
+    private var isDraining: Bool {
+        if case .draining = closeState { return true }
+        return false
+    }
+
+    /// Bytes read while draining; the socket closes once the limit is spent.
+    private func discarded(_ byteCount: Int) {
+        guard case .draining(let bytesLeft) = closeState else { return }
+        let left = bytesLeft - byteCount
+        guard left <= 0 else {
+            closeState = .draining(bytesLeft: left)
+            return
+        }
+        closeState = .closed
+        context?.close(promise: nil)
+    }
+
     private func receivedClose(_ payload: ByteBuffer) {
         guard let context else { return }
         switch closeState {
@@ -171,26 +201,48 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
             deadline?.cancel()
             closeState = .closed
             context.close(promise: nil)
+        case .draining:
+            closeState = .closed
+            context.close(promise: nil)
         case .closed:
             break
         }
     }
 
-    /// Fails the connection: a close with `code` (unless the server's close is already out),
-    /// then the socket is closed.
+    /// Fails the connection: what is queued and a close with `code` (unless the server's close is
+    /// already out), then the server's side of the socket is shut and what the peer still sends
+    /// is drained, so the peer reads all of it instead of a reset.
     private func fail(_ code: WebSocketErrorCode, _ reason: String) {
         guard let context else { return }
         switch closeState {
-        case .closed:
+        case .closed, .draining:
             return
         case .closing(let deadline):
             deadline?.cancel()
             closeState = .closed
             context.close(promise: nil)
         case .open:
-            closeState = .closed
+            closeState = .draining(bytesLeft: Self.drainLimit)
             outbound.flushBeforeClose()
-            writeCloseThenCloseSocket(code, reason: reason, context: context)
+            writeCloseThenDrain(code, reason: reason, context: context)
+        }
+    }
+
+    /// Writes a last close frame, shuts the output once it is out (the peer reads the close, then
+    /// the end of the stream) and reads on until the peer closes, `drainLimit` bytes came, or
+    /// `closeTimeout` passed.
+    private func writeCloseThenDrain(_ code: WebSocketErrorCode, reason: String, context: ChannelHandlerContext) {
+        let loopContext = context.loopBound
+        writeClose(code, reason: reason, context: context).whenComplete { _ in
+            loopContext.value.close(mode: .output, promise: nil)
+        }
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeTimeout) { () -> Void in
+            loopContext.value.close(promise: nil)
+        }
+        // Reads go on even where the receiver had paused them: nothing reaches it any more.
+        if owesRead {
+            owesRead = false
+            context.read()
         }
     }
 
@@ -227,6 +279,7 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
     /// The channel is gone: the receiver is told once.
     private func ended() {
         if case .closing(let deadline) = closeState { deadline?.cancel() }
+        // (A drain's deadline fires on a closed channel: closing it again does nothing.)
         closeState = .closed
         guard !hasToldReceiver else { return }
         hasToldReceiver = true

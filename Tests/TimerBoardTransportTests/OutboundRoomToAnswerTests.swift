@@ -44,6 +44,27 @@ import Testing
         #expect(try peer.sentFrames().count == outbound.capacity / 2)
     }
 
+    /// Acks a board holds until their edits are durable join the queue a commit at a time: they
+    /// count before they are queued, or a burst of them overflows the queue (issue 34).
+    @Test func answersABoardHoldsCountAndADrainAloneDoesNotLetAWaiterGo() async throws {
+        let peer = try Peer()
+        let outbound = peer.outbound
+        // Each held answer counts twice (an ack comes with its edit's changeset).
+        for _ in 0..<(outbound.capacity / 4) { outbound.holdAnswer() }
+        #expect(outbound.holdsAnswers)
+        let waiter = Task { await outbound.untilRoomToAnswer() }
+        while outbound.waitingForRoom == 0 { await Task.yield() }
+
+        outbound.send(OutboundFrame(payload: Array("a broadcast".utf8)))
+        peer.channel.embeddedEventLoop.run()  // a drain wakes the waiter, which waits again
+        while outbound.waitingForRoom == 0 { await Task.yield() }
+
+        outbound.releaseHeldAnswers(outbound.capacity / 4)
+        #expect(!outbound.holdsAnswers)
+        await waiter.value
+        #expect(outbound.waitingForRoom == 0)
+    }
+
     @Test(arguments: ["disconnect", "finish", "channel closed"])
     func aWaiterIsLetGoWhenTheConnectionEnds(_ how: String) async throws {
         let peer = try Peer()

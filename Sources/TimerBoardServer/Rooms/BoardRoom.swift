@@ -94,6 +94,9 @@ actor BoardRoom {
 
     func refuse(_ reject: ServerMessage.Reject, to outbound: Outbound) { perform(state.refuse(reject, to: outbound)) }
 
+    /// Sends the connection's session's own answer behind the answers held for its earlier messages.
+    func answer(_ frame: OutboundFrame, to outbound: Outbound) { perform(state.answer(frame, to: outbound)) }
+
     /// Applies an edit and answers it; returns how many changes it made. Returns at once: the
     /// session reads its next message while this one is stored, so pipelined edits share a commit.
     @discardableResult
@@ -233,6 +236,12 @@ actor BoardRoom {
     private func send(_ sends: [RoomOutbox<Outbound, OutboundFrame>.Send]) {
         let (bytes, refused) = Outbound.deliver(sends.lazy.map { ($0.connection, $0.frame) })
         context.metrics.sent(messages: sends.count, bytes: bytes)
+        // Only once queued: a session that then sees nothing held sends its answer behind these.
+        var released: [Int: (Outbound, Int)] = [:]
+        for send in sends where send.wasHeld {
+            released[send.connection.id, default: (send.connection, 0)].1 += 1
+        }
+        for (outbound, count) in released.values { outbound.releaseHeldAnswers(count) }
         // Gone, or fell too far behind (it resumes from its revision).
         for outbound in refused {
             perform(state.leave(outbound.id))

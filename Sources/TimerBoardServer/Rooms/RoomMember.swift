@@ -8,6 +8,10 @@ protocol RoomMember: Identifiable where ID == Int {
     var capacity: Int { get }
     /// It negotiated permessage-deflate: it may be sent the compressed snapshot.
     var acceptsDeflate: Bool { get }
+    /// The room holds one more answer for it until what comes before is durable.
+    func holdAnswer()
+    /// The room queued (or dropped) this many of the answers it held.
+    func releaseHeldAnswers(_ count: Int)
 }
 
 extension Outbound: RoomMember {}

@@ -18,6 +18,8 @@ struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
     struct Send {
         let connection: Connection
         let frame: Frame
+        /// A `.direct` delivery: an answer the connection's session counted as held.
+        var wasHeld = false
     }
 
     private var pending: [(revision: Int64, delivery: Delivery)] = []
@@ -44,13 +46,21 @@ struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
             case .broadcast(let frame):
                 for subscriber in subscribers.values { sends.append(Send(connection: subscriber, frame: frame)) }
             case .direct(let connection, let frame):
-                sends.append(Send(connection: connection, frame: frame))
+                sends.append(Send(connection: connection, frame: frame, wasHeld: true))
             case .subscribe(let connection):
                 subscribers[connection.id] = connection
             }
         }
         pending.removeFirst(released)
         return sends
+    }
+
+    /// How many `.direct` deliveries wait for the connection (what `remove` drops of them).
+    func pendingDirects(to id: Int) -> Int {
+        pending.count { entry in
+            if case .direct(let connection, _) = entry.delivery { return connection.id == id }
+            return false
+        }
     }
 
     /// The connection is gone or left: it is no subscriber, and nothing pending is sent to it

@@ -159,7 +159,8 @@ struct RoomState<Member: RoomMember> {
     /// The member left, its connection went, or its queue refused a frame: nothing more is sent
     /// to it, and a join still waiting in the outbox does not subscribe it later.
     mutating func leave(_ memberID: Int) -> [Action] {
-        outbox.remove(memberID)
+        let dropped = outbox.pendingDirects(to: memberID)
+        if let member = outbox.remove(memberID), dropped > 0 { member.releaseHeldAnswers(dropped) }
         return presenceActions(presence.remove(memberID).effect)
     }
 
@@ -254,8 +255,19 @@ struct RoomState<Member: RoomMember> {
         return deliverDurable() + [.releaseWaiters] + startCatchUp() + releaseAfterWebhooks()
     }
 
+    /// Queues a delivery; a `.direct` one is counted as held by its connection until it leaves
+    /// (`BoardRoom.send`), so its session puts its own answers behind it.
     mutating func enqueue(_ delivery: RoomOutbox<Member, OutboundFrame>.Delivery) {
+        if case .direct(let member, _) = delivery { member.holdAnswer() }
         outbox.add(delivery, at: revision)
+    }
+
+    /// Answers the member's own message (a pong, an error), after the answers the room holds for
+    /// its earlier messages.
+    mutating func answer(_ frame: OutboundFrame, to member: Member) -> [Action] {
+        guard !isClosed else { return [.send([.init(connection: member, frame: frame)])] }
+        enqueue(.direct(member, frame))
+        return deliverDurable()
     }
 
     /// Everything whose revision is durable, in order, as sends.

@@ -116,9 +116,10 @@ final class ClientSession: Sendable {
         switch message {
         case .text(let text): data = text
         case .binary:
-            return send(.error(code: .badJSON, message: "send JSON in text frames, not binary ones"))
+            return await send(.error(code: .badJSON, message: "send JSON in text frames, not binary ones"), state: state)
         case .oversized(let byteCount):
-            return send(.error(code: .tooLarge, message: "the message is \(byteCount) bytes; the limit is \(configuration.limits.maxMessageBytes)"))
+            let limit = configuration.limits.maxMessageBytes
+            return await send(.error(code: .tooLarge, message: "the message is \(byteCount) bytes; the limit is \(limit)"), state: state)
         }
         do {
             let request = try ClientMessage.decode(data, limits: configuration.limits)
@@ -126,15 +127,15 @@ final class ClientSession: Sendable {
         } catch let error as ProtocolError {
             if let opID = error.opID {
                 metrics.editRejected(error.code)
-                send(.reject(.init(opID: opID, code: error.code, message: error.message, opIndex: error.opIndex)))
+                await send(.reject(.init(opID: opID, code: error.code, message: error.message, opIndex: error.opIndex)), state: state)
             } else {
-                send(.error(code: error.code, message: error.message))
+                await send(.error(code: error.code, message: error.message), state: state)
             }
         } catch {
             var metadata: Logger.Metadata = ["tb.error": "\(error)"]
             if let room = state.room { metadata["tb.board.id"] = "\(room.boardID)" }
             logger.error("request failed", metadata: metadata)
-            send(.error(code: .internal, message: "the server failed to handle the message"))
+            await send(.error(code: .internal, message: "the server failed to handle the message"), state: state)
         }
     }
 
@@ -147,7 +148,7 @@ final class ClientSession: Sendable {
             state.helloDeadline = nil
             state.clientID = hello.clientID
             state.name = hello.name ?? "Guest"
-            return send(.welcome(serverTime: clock.now(), limits: configuration.limits))
+            return await send(.welcome(serverTime: clock.now(), limits: configuration.limits), state: state)
         }
         guard let clientID = state.clientID else {
             var error = ProtocolError(.helloRequired, "send hello first")
@@ -171,7 +172,8 @@ final class ClientSession: Sendable {
             let changed = await room.edit(edit, from: outbound)
             state.editBudget.charge(changes: changed, now: clock.now())
         case .ping(let t):
-            send(.pong(t: t, serverTime: clock.now()))
+            // Read as late as the session can; behind held acks it waits for their writes.
+            await send(.pong(t: t, serverTime: clock.now()), state: state)
         case .leave:
             guard state.room != nil else { throw ProtocolError(.notJoined, "not on a board") }
             await leaveBoard(&state)
@@ -221,8 +223,16 @@ final class ClientSession: Sendable {
         await registry.releaseIfIdle(room)
     }
 
-    private func send(_ message: ServerMessage) {
-        outbound.send(OutboundFrame(message))
+    /// Answers the client: behind the answers its board still holds for earlier messages (acks
+    /// waiting for their edits to be durable), so every answer leaves in the order of the
+    /// messages; straight into the queue when the board holds none, with no hop.
+    private func send(_ message: ServerMessage, state: State) async {
+        let frame = OutboundFrame(message)
+        if let room = state.room, outbound.holdsAnswers {
+            await room.answer(frame, to: outbound)
+        } else {
+            outbound.send(frame)
+        }
     }
 }
 

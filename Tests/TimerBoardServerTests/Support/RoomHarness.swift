@@ -12,6 +12,9 @@ struct TestMember: RoomMember, Hashable {
     let id: Int
     var capacity = 1_024
     var acceptsDeflate = false
+    // What the room holds for a socket matters to its session only (OutboundHeldAnswersTests).
+    func holdAnswer() {}
+    func releaseHeldAnswers(_ count: Int) {}
 }
 
 /// A room's state with the world around it played in memory: sends land in each member's list

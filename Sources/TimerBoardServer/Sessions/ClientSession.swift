@@ -160,7 +160,7 @@ final class ClientSession: Sendable {
         case .join(let join):
             if let wait = state.editBudget.admitJoin(now: clock.now(), shared: takeFromAddress) {
                 let message = "too many joins and edits; nothing changed, join again in \(wait) ms"
-                return send(.error(code: .rateLimited, message: message, retryAfterMs: wait))
+                return await send(.error(code: .rateLimited, message: message, retryAfterMs: wait), state: state)
             }
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):

@@ -133,12 +133,14 @@ func assemble(
         logger: logger
     )
     boards.addRoutes(to: router.group("api/boards"))
-    // One budget per address for the edits and joins of all its sockets together.
-    let addressEdits = AddressRateLimiter(perMinute: configuration.addressEditsPerSecond * 60, burst: Double(configuration.addressEditBurst))
+    // One budget per address for the edits and joins of all its sockets and HTTP edits
+    // together, and one per board for its edits.
+    let editBudgets = SharedEditBudgets(configuration)
     EditRoutes(
         boards: boards,
         limits: configuration.limits,
         editLimiter: AddressRateLimiter(perMinute: configuration.editsPerSecond * 60, burst: Double(configuration.editBurst)),
+        editBudgets: editBudgets,
         trustedProxies: configuration.trustedProxies,
         clock: clock
     )
@@ -180,7 +182,7 @@ func assemble(
     let sessions = SessionFactory(
         configuration: configuration,
         metrics: metrics,
-        addressEdits: addressEdits,
+        editBudgets: editBudgets,
         registry: registry,
         heartbeat: heartbeat,
         connectionCounter: connectionCounter,

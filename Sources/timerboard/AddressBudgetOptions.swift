@@ -15,12 +15,18 @@ struct AddressBudgetOptions: ParsableArguments {
     var boardEditsPerSecond = Self.defaults.boardEditsPerSecond
     @Option(help: "Edits one board may take at once before --board-edits-per-second applies.")
     var boardEditBurst = Self.defaults.boardEditBurst
+    @Option(help: "Wrong operator tokens one client address may present a minute on average (0: no limit); then its operator requests get 429.")
+    var operatorGuessesPerMinute = Self.defaults.operatorGuessesPerMinute
+    @Option(help: "Wrong operator tokens one client address may present at once before --operator-guesses-per-minute applies.")
+    var operatorGuessBurst = Self.defaults.operatorGuessBurst
 
     func validate() throws {
         if addressEditsPerSecond < 0 { throw ValidationError("--address-edits-per-second must not be negative") }
         if addressEditBurst < 1 { throw ValidationError("--address-edit-burst must be at least 1") }
         if boardEditsPerSecond < 0 { throw ValidationError("--board-edits-per-second must not be negative") }
         if boardEditBurst < 1 { throw ValidationError("--board-edit-burst must be at least 1") }
+        if operatorGuessesPerMinute < 0 { throw ValidationError("--operator-guesses-per-minute must not be negative") }
+        if operatorGuessBurst < 1 { throw ValidationError("--operator-guess-burst must be at least 1") }
     }
 
     func apply(to configuration: inout ServerConfiguration) {
@@ -28,5 +34,7 @@ struct AddressBudgetOptions: ParsableArguments {
         configuration.addressEditBurst = addressEditBurst
         configuration.boardEditsPerSecond = boardEditsPerSecond
         configuration.boardEditBurst = boardEditBurst
+        configuration.operatorGuessesPerMinute = operatorGuessesPerMinute
+        configuration.operatorGuessBurst = operatorGuessBurst
     }
 }

@@ -110,13 +110,20 @@ func assemble(
         middleware: StaticFileMiddleware(webRoot: WebRoot(path: configuration.webRoot), maxFileBytes: configuration.maxStaticFileBytes, logger: logger)
     )
     HealthRoutes(registry: registry, storeWatch: storeWatch, readiness: readiness).addRoutes(to: router)
+    let operatorGuesses = OperatorGuesses(
+        adminToken: configuration.adminToken,
+        perMinute: configuration.operatorGuessesPerMinute,
+        burst: configuration.operatorGuessBurst
+    )
     MetricsRoutes(
         metrics: metrics,
         registry: registry,
         heartbeat: heartbeat,
         pool: store as? any StoreConnectionPool,
         membership: membership,
-        adminToken: configuration.adminToken,
+        operatorGuesses: operatorGuesses,
+        trustedProxies: configuration.trustedProxies,
+        clock: clock,
         store: store
     )
     .addRoutes(to: router)
@@ -125,6 +132,7 @@ func assemble(
         registry: registry,
         maxTitleLength: configuration.limits.board.maxTitleLength,
         adminToken: configuration.adminToken,
+        operatorGuesses: operatorGuesses,
         creationLimiter: AddressRateLimiter(perMinute: configuration.boardsPerMinute, burst: Double(configuration.boardBurst)),
         trustedProxies: configuration.trustedProxies,
         clock: clock,

@@ -49,6 +49,12 @@ public struct ServerConfiguration: Sendable {
     public var boardEditsPerSecond: Double = 200
     /// Edits one board may take at once before `boardEditsPerSecond` applies.
     public var boardEditBurst: Int = 600
+    /// Wrong operator tokens one client address may present a minute, on average, on the
+    /// operator's routes (`GET /api/boards`, `reset-links`, `/metrics`) before its operator
+    /// requests get `429` (0: no limit). The right token takes nothing.
+    public var operatorGuessesPerMinute: Double = 5
+    /// Wrong operator tokens one client address may present at once.
+    public var operatorGuessBurst: Int = 10
     /// Boards one client address may create a minute, on average (0: no limit); over it, 429.
     public var boardsPerMinute: Double = 10
     /// Boards one client address may create at once before `boardsPerMinute` applies.

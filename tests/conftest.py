@@ -51,7 +51,7 @@ def join_message(board: BoardRef, role="edit", **fields) -> dict:
 
 
 # Hummingbird's line once the socket is bound: the server is ready, and says on which port.
-LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
+LISTENING = re.compile(r"listening on \S*:(\d+)")
 
 
 class ServerProcess:

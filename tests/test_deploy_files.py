@@ -3,6 +3,7 @@ verify`, and the compose file, the Dockerfile and the unit name only commands, f
 TIMERBOARD_ variables that `timerboard serve --help` has. The images' health checks are run for
 real against a server. (Docker itself cannot run on this machine; deploy/README.md says how the
 Dockerfile's steps were checked by hand.)"""
+import ipaddress
 import json
 import re
 import shutil
@@ -80,6 +81,18 @@ def test_the_cluster_template_gives_each_node_its_port_and_folder_and_drains():
 
 def compose():
     return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def test_the_cluster_nodes_trust_nginx_alone_not_a_range():
+    # A range (all private ones, say) would let any container in it choose its address with
+    # X-Forwarded-For and step around every per-address limit (issue 34).
+    services = compose()["services"]
+    nginx_address = services["nginx"]["networks"]["default"]["ipv4_address"]
+    subnet = compose()["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(nginx_address) in ipaddress.ip_network(subnet)
+    for name in ("node1", "node2"):
+        trusted = services[name]["environment"]["TIMERBOARD_TRUSTED_PROXY"].split(",")
+        assert trusted == [nginx_address], (name, trusted)
 
 
 def test_compose_names_only_real_commands_flags_and_variables():

@@ -65,10 +65,11 @@ def test_the_reset_route_answers_only_the_operator_token(server):
     # A page of another site cannot make the operator's browser call it.
     status, body = server.request("POST", path, secret=ADMIN_TOKEN, headers={"Origin": "https://evil.example"})
     assert (status, body["code"]) == (403, "forbidden")
-    # A flood of guesses changes nothing and is answered like an unknown board every time.
+    # A flood of guesses changes nothing: answered like an unknown board until the address's
+    # guesses at the operator token run out, then 429 (tests/test_operator_guesses.py).
     with ThreadPoolExecutor(8) as pool:
         statuses = list(pool.map(lambda n: server.request("POST", path, secret=f"guess-{n:04d}-0123456789")[0], range(200)))
-    assert set(statuses) == {404}
+    assert set(statuses) <= {404, 429} and statuses.count(429) >= 190, statuses
     for role in ROLES:
         assert join_answer(server, str(board), board.secrets[role])["role"] == role
 

@@ -31,6 +31,9 @@ public final class SQLiteBoardStore: BoardStore {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // A deleted board's pages are zeroed, not left readable in free pages for anyone
+            // with a copy of the file (docs/security.md).
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         self.pool = pool

@@ -136,6 +136,7 @@ struct Serve: AsyncParsableCommand {
     var maxConnections = defaults.maxConnections
     @Option(help: "Most connections open at once from one client address (IPv6: per /64); the longest idle goes first.")
     var maxConnectionsPerAddress = defaults.maxConnectionsPerAddress
+    @OptionGroup var ipv6Networks: IPv6NetworkOptions
     @Option(help: "Seconds a new connection has to send its whole first request header.") var headerTimeoutSeconds = Serve.seconds(
         defaults.headerTimeout
     )
@@ -278,6 +279,7 @@ struct Serve: AsyncParsableCommand {
         configuration.idleTimeout = .seconds(idleTimeoutSeconds)
         slowClients.apply(to: &configuration)
         addressBudget.apply(to: &configuration)
+        ipv6Networks.apply(to: &configuration)
         configuration.maxHeaderBytes = maxHeaderBytes
         configuration.helloTimeout = .seconds(helloTimeoutSeconds)
         configuration.shutdownGrace = .seconds(shutdownGraceSeconds)

@@ -111,13 +111,20 @@ func assemble(
         middleware: StaticFileMiddleware(webRoot: WebRoot(path: configuration.webRoot), maxFileBytes: configuration.maxStaticFileBytes, logger: logger)
     )
     HealthRoutes(registry: registry, storeWatch: storeWatch, readiness: readiness).addRoutes(to: router)
+    let operatorGuesses = OperatorGuesses(
+        adminToken: configuration.adminToken,
+        perMinute: configuration.operatorGuessesPerMinute,
+        burst: configuration.operatorGuessBurst
+    )
     MetricsRoutes(
         metrics: metrics,
         registry: registry,
         heartbeat: heartbeat,
         pool: store as? any StoreConnectionPool,
         membership: membership,
-        adminToken: configuration.adminToken,
+        operatorGuesses: operatorGuesses,
+        trustedProxies: configuration.trustedProxies,
+        clock: clock,
         store: store
     )
     .addRoutes(to: router)
@@ -126,6 +133,7 @@ func assemble(
         registry: registry,
         maxTitleLength: configuration.limits.board.maxTitleLength,
         adminToken: configuration.adminToken,
+        operatorGuesses: operatorGuesses,
         creationLimiter: AddressRateLimiter(perMinute: configuration.boardsPerMinute, burst: Double(configuration.boardBurst)),
         trustedProxies: configuration.trustedProxies,
         clock: clock,
@@ -134,12 +142,14 @@ func assemble(
         logger: logger
     )
     boards.addRoutes(to: router.group("api/boards"))
-    // One budget per address for the edits and joins of all its sockets together.
-    let addressEdits = AddressRateLimiter(perMinute: configuration.addressEditsPerSecond * 60, burst: Double(configuration.addressEditBurst))
+    // One budget per address for the edits and joins of all its sockets and HTTP edits
+    // together, and one per board for its edits.
+    let editBudgets = SharedEditBudgets(configuration)
     EditRoutes(
         boards: boards,
         limits: configuration.limits,
         editLimiter: AddressRateLimiter(perMinute: configuration.editsPerSecond * 60, burst: Double(configuration.editBurst)),
+        editBudgets: editBudgets,
         trustedProxies: configuration.trustedProxies,
         clock: clock
     )
@@ -181,7 +191,7 @@ func assemble(
     let sessions = SessionFactory(
         configuration: configuration,
         metrics: metrics,
-        addressEdits: addressEdits,
+        editBudgets: editBudgets,
         registry: registry,
         heartbeat: heartbeat,
         connectionCounter: connectionCounter,

@@ -12,6 +12,7 @@ import UnixSignals
 /// On SQLite the data directory is marked as served (`ServingMark`) first: a second server on
 /// it is refused, and `timerboard reset-links` finds this one.
 public func runServer(configuration: ServerConfiguration, logger: Logger) async throws {
+    warnOfWideTrustedProxies(configuration.trustedProxies, logger: logger)
     let choice = BoardStoreChoice(configuration)
     var mark: ServingMark?
     if configuration.store == nil {
@@ -50,5 +51,15 @@ func localURL(_ address: SocketAddress) -> String {
     default:
         let host = address.ipAddress ?? "127.0.0.1"
         return "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+    }
+}
+
+/// A trusted range wider than one host lets every client inside it name any address it likes in
+/// `X-Forwarded-For`, and so step around every per-address limit: said once, at start.
+func warnOfWideTrustedProxies(_ proxies: TrustedProxies, logger: Logger) {
+    for network in proxies.networks where !network.isSingleHost {
+        logger.warning(
+            "--trusted-proxy \(network) is wider than one host: any client inside it can choose its address with X-Forwarded-For; name the proxies' own addresses"
+        )
     }
 }

@@ -37,11 +37,24 @@ public struct ServerConfiguration: Sendable {
     /// Edits a connection may send at once before `editsPerSecond` applies.
     public var editBurst: Int = 300
     /// Edits and joins one client address may send a second, on average, over all its sockets
-    /// together (0: no limit), so opening new sockets brings no fresh burst. (HTTP edits have a
-    /// budget per address of their own, at `editsPerSecond` and `editBurst`.)
+    /// and HTTP edits together (0: no limit), so opening new sockets brings no fresh burst. (HTTP
+    /// edits also have a budget per address of their own, at `editsPerSecond` and `editBurst`.)
     public var addressEditsPerSecond: Double = 300
     /// Edits and joins one client address may send at once before `addressEditsPerSecond` applies.
     public var addressEditBurst: Int = 900
+    /// Edits one board may take a second, on average, from all its sockets and HTTP edits
+    /// together (0: no limit), so many addresses cannot keep its room, and a core, busy for
+    /// everyone else on it. Well above a busy board (30 people editing at once send a few dozen a
+    /// second); over it, `rate_limited` as for a connection.
+    public var boardEditsPerSecond: Double = 200
+    /// Edits one board may take at once before `boardEditsPerSecond` applies.
+    public var boardEditBurst: Int = 600
+    /// Wrong operator tokens one client address may present a minute, on average, on the
+    /// operator's routes (`GET /api/boards`, `reset-links`, `/metrics`) before its operator
+    /// requests get `429` (0: no limit). The right token takes nothing.
+    public var operatorGuessesPerMinute: Double = 5
+    /// Wrong operator tokens one client address may present at once.
+    public var operatorGuessBurst: Int = 10
     /// Boards one client address may create a minute, on average (0: no limit); over it, 429.
     public var boardsPerMinute: Double = 10
     /// Boards one client address may create at once before `boardsPerMinute` applies.
@@ -87,6 +100,12 @@ public struct ServerConfiguration: Sendable {
     /// eviction. A trusted proxy's connections count in all only, and its WebSockets and event
     /// streams against the client it names.
     public var maxConnectionsPerAddress: Int = 1_000
+    /// Most TCP connections open at once from one IPv6 network of `ipv6NetworkPrefix` bits,
+    /// all its /64s together (a site usually holds a whole /48: ten of its /64s must not fill
+    /// the server), with the same eviction. IPv4 addresses count per address only.
+    public var maxConnectionsPerIPv6Network: Int = 1_000
+    /// The IPv6 network `maxConnectionsPerIPv6Network` counts by: 16 to 64 bits.
+    public var ipv6NetworkPrefix: Int = 48
     /// A connection must have sent its first request's whole header this soon after it was
     /// accepted, or it is closed without an answer.
     public var headerTimeout: Duration = .seconds(10)

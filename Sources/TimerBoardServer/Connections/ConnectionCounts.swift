@@ -7,14 +7,23 @@
 /// to the newcomer (the caller closes that one); only when none is idle is the newcomer refused.
 /// A connection counted in all only (its peer is a trusted proxy, which speaks for many
 /// clients) is counted per address once it names its client (`count(from:)`).
+///
+/// An IPv6 address counts twice: by its /64 (its key) and by its wider network
+/// (`ClientAddress.network(ofKey:prefix:)`, a /48 by default), each with a cap of its own, so
+/// the many /64s of one site cannot fill the server either.
 struct ConnectionCounts<Handle> {
     /// Most connections open at once.
     let maxTotal: Int
     /// Most connections open at once from one address.
     let maxPerAddress: Int
+    /// Most connections open at once from one IPv6 network of `networkPrefix` bits.
+    let maxPerNetwork: Int
+    let networkPrefix: Int
     private(set) var total = 0
     /// Only addresses with a connection open, so the table never outgrows the connections.
     private(set) var perAddress: [String: Int] = [:]
+    /// Only IPv6 networks with a connection open.
+    private(set) var perNetwork: [String: Int] = [:]
     /// Per address, its idle connections, longest idle first.
     private var idle: [String: [Idle]] = [:]
     /// Connections whose slot went to a newcomer: their close counts nothing.
@@ -29,9 +38,11 @@ struct ConnectionCounts<Handle> {
         let handle: Handle
     }
 
-    init(maxTotal: Int, maxPerAddress: Int) {
+    init(maxTotal: Int, maxPerAddress: Int, maxPerNetwork: Int = .max, networkPrefix: Int = 48) {
         self.maxTotal = maxTotal
         self.maxPerAddress = maxPerAddress
+        self.maxPerNetwork = maxPerNetwork
+        self.networkPrefix = networkPrefix
     }
 
     /// What `open` decided.
@@ -42,7 +53,7 @@ struct ConnectionCounts<Handle> {
         case evicting(id: Int, victim: Handle)
         /// The server has `maxTotal` open and none idle.
         case serverFull
-        /// This address has `maxPerAddress` open and none idle.
+        /// This address has `maxPerAddress` open (or its IPv6 network `maxPerNetwork`) and none idle.
         case addressFull
 
         var id: Int? {
@@ -60,13 +71,18 @@ struct ConnectionCounts<Handle> {
         if let address, perAddress[address, default: 0] >= maxPerAddress {
             guard let oldest = evictLongestIdle(of: address) else { return .addressFull }
             victim = oldest
+        } else if let network = address.flatMap({ network(of: $0) }), perNetwork[network, default: 0] >= maxPerNetwork {
+            guard let inNetwork = addressOfLongestIdle(where: { self.network(of: $0) == network }),
+                let oldest = evictLongestIdle(of: inNetwork)
+            else { return .addressFull }
+            victim = oldest
         } else if total >= maxTotal {
             guard let address = addressOfLongestIdle(), let oldest = evictLongestIdle(of: address) else { return .serverFull }
             victim = oldest
         }
         lastID += 1
         total += 1
-        if let address { perAddress[address, default: 0] += 1 }
+        if let address { add(address) }
         if let victim { return .evicting(id: lastID, victim: victim) }
         return .admitted(id: lastID)
     }
@@ -75,7 +91,8 @@ struct ConnectionCounts<Handle> {
     /// proxy named); false when that address is at its cap.
     mutating func count(from address: String) -> Bool {
         guard perAddress[address, default: 0] < maxPerAddress else { return false }
-        perAddress[address, default: 0] += 1
+        if let network = network(of: address), perNetwork[network, default: 0] >= maxPerNetwork { return false }
+        add(address)
         return true
     }
 
@@ -83,6 +100,19 @@ struct ConnectionCounts<Handle> {
     mutating func uncount(from address: String) {
         guard let fromAddress = perAddress[address] else { return }
         perAddress[address] = fromAddress > 1 ? fromAddress - 1 : nil
+        if let network = network(of: address), let fromNetwork = perNetwork[network] {
+            perNetwork[network] = fromNetwork > 1 ? fromNetwork - 1 : nil
+        }
+    }
+
+    private mutating func add(_ address: String) {
+        perAddress[address, default: 0] += 1
+        if let network = network(of: address) { perNetwork[network, default: 0] += 1 }
+    }
+
+    /// The IPv6 network an address key counts in too; nil for IPv4 and when the cap is off.
+    private func network(of address: String) -> String? {
+        maxPerNetwork == .max ? nil : ClientAddress.network(ofKey: address, prefix: networkPrefix)
     }
 
     /// The connection waits for its next request (or its first): it may give up its slot.
@@ -121,9 +151,9 @@ struct ConnectionCounts<Handle> {
         return oldest.handle
     }
 
-    /// The address whose longest-idle connection has been idle longest of all.
-    private func addressOfLongestIdle() -> String? {
-        idle.min { ($0.value.first?.mark ?? .max) < ($1.value.first?.mark ?? .max) }?.key
+    /// The address (of those `included`) whose longest-idle connection has been idle longest.
+    private func addressOfLongestIdle(where included: (String) -> Bool = { _ in true }) -> String? {
+        idle.filter { included($0.key) }.min { ($0.value.first?.mark ?? .max) < ($1.value.first?.mark ?? .max) }?.key
     }
 }
 

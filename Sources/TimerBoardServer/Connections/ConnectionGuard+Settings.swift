@@ -21,7 +21,12 @@ extension ConnectionGuard {
         static let maxRefusing = 64
 
         init(configuration: ServerConfiguration, metrics: ServerMetrics = .detached, logger: Logger) {
-            limiter = ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
+            limiter = ConnectionLimiter(
+                maxTotal: configuration.maxConnections,
+                maxPerAddress: configuration.maxConnectionsPerAddress,
+                maxPerNetwork: configuration.maxConnectionsPerIPv6Network,
+                networkPrefix: configuration.ipv6NetworkPrefix
+            )
             headerTimeout = TimeAmount(configuration.headerTimeout)
             requestTimeout = TimeAmount(configuration.requestTimeout)
             keepAliveLifetime = TimeAmount(configuration.keepAliveLifetime)

@@ -7,8 +7,8 @@ import Synchronization
 final class ConnectionLimiter: Sendable {
     private let counts: Mutex<ConnectionCounts<any Channel>>
 
-    init(maxTotal: Int, maxPerAddress: Int) {
-        counts = Mutex(ConnectionCounts(maxTotal: maxTotal, maxPerAddress: maxPerAddress))
+    init(maxTotal: Int, maxPerAddress: Int, maxPerNetwork: Int = .max, networkPrefix: Int = 48) {
+        counts = Mutex(ConnectionCounts(maxTotal: maxTotal, maxPerAddress: maxPerAddress, maxPerNetwork: maxPerNetwork, networkPrefix: networkPrefix))
     }
 
     /// Takes a slot for a connection from `address` (nil: in all only), if the caps allow, or

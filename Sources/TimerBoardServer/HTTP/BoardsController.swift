@@ -13,6 +13,8 @@ struct BoardsController {
     let maxTitleLength: Int
     /// The operator's secret, which counts as the owner's on a board's read and delete.
     let adminToken: String?
+    /// Wrong operator tokens per client address, on the operator's own routes (and `/metrics`).
+    let operatorGuesses: OperatorGuesses
     /// Boards made per client address.
     let creationLimiter: AddressRateLimiter
     /// Whose forwarding headers name the client for `creationLimiter`.
@@ -44,12 +46,7 @@ struct BoardsController {
     /// 4xx with the error shape and creates nothing; a store that cannot write, or does not
     /// answer within `storeTimeout`, answers 503 and keeps nothing (`BoardRegistry.createBoard`).
     @Sendable func create(request: Request, context: TimerBoardRequestContext) async throws -> Response {
-        let address = ClientAddress.key(
-            peer: context.remoteAddress,
-            forwardedFor: request.headers[values: .xForwardedFor],
-            realIP: request.headers[.xRealIP],
-            trusted: trustedProxies
-        )
+        let address = clientAddress(request, context)
         if let wait = creationLimiter.take(address, now: clock.now()) {
             metrics.refused(.boardCreationRate)
             logger.debug(
@@ -101,9 +98,11 @@ struct BoardsController {
     }
 
     /// The server-wide list, for the operator only. A store that does not answer in time: 503.
-    @Sendable func list(request: Request, context: some RequestContext) async throws -> Response {
-        guard isOperator(request.bearerToken) else {
-            return HTTPAnswer(.forbidden, .forbidden, "listing boards needs the operator token (--admin-token)").response
+    @Sendable func list(request: Request, context: TimerBoardRequestContext) async throws -> Response {
+        switch operatorGuesses.check(request.bearerToken, address: clientAddress(request, context), now: clock.now()) {
+        case .isOperator: break
+        case .notOperator: return HTTPAnswer(.forbidden, .forbidden, "listing boards needs the operator token (--admin-token)").response
+        case .tooMany(let wait): return Self.tooManyGuesses(wait)
         }
         let boards: [BoardInfo]
         do {
@@ -131,8 +130,12 @@ struct BoardsController {
     /// The operator's recovery of a board (a lost or leaked owner link): three new links, in
     /// the answer only; every old link stops and every socket on the board closes (4403), on
     /// every node. The operator token only: an owner replaces the edit and view links instead.
-    @Sendable func resetLinks(request: Request, context: some RequestContext) async throws -> Response {
-        try await withBoard(request, context, needs: .owner) { room, secret in
+    @Sendable func resetLinks(request: Request, context: TimerBoardRequestContext) async throws -> Response {
+        // Only the operator token does anything here: any other is a guess at it.
+        if case .tooMany(let wait) = operatorGuesses.check(request.bearerToken, address: clientAddress(request, context), now: clock.now()) {
+            return Self.tooManyGuesses(wait)
+        }
+        return try await withBoard(request, context, needs: .owner) { room, secret in
             guard isOperator(secret) else {
                 return HTTPAnswer(.forbidden, .forbidden, "only the operator token (--admin-token) can reset a board's links").response
             }

@@ -13,6 +13,8 @@ struct EditRoutes {
     let limits: ProtocolLimits
     /// HTTP edits per client address, at the rate and burst one socket may edit.
     let editLimiter: AddressRateLimiter
+    /// The address's and the board's budgets, shared with the board sockets.
+    let editBudgets: SharedEditBudgets
     let trustedProxies: TrustedProxies
     let clock: any ServerClock
 
@@ -48,6 +50,11 @@ struct EditRoutes {
             return Self.response(for: .reject(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait)))
         }
         return try await boards.withBoard(request, context, needs: .edit) { room, secret in
+            // Only once the secret is known good: without it, nobody spends a board's budget.
+            if let wait = editBudgets.takeEdit(address: address, board: room.boardID, now: clock.now()) {
+                let message = "too many edits from this address or to this board; nothing changed, send it again in \(wait) ms"
+                return Self.response(for: .reject(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait)))
+            }
             let author = EditAuthor(clientID: BoardSecrets.httpClientID(secret: secret, boardID: room.boardID), role: .edit, name: "HTTP")
             guard let answer = await room.editOverHTTP(edit, by: author) else {
                 return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; nothing was stored, send the edit again").response

@@ -31,4 +31,13 @@ final class AddressRateLimiter: Sendable {
             return wait
         }
     }
+
+    /// The milliseconds until `address` has a token, taking none; nil when it has one now.
+    func wait(_ address: String, now: Int64) -> Int64? {
+        guard rate > 0 else { return nil }
+        return buckets.withLock { buckets in
+            guard var probe = buckets[address] else { return nil }
+            return probe.take(now: now)
+        }
+    }
 }

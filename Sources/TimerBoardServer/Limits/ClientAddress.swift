@@ -26,6 +26,22 @@ enum ClientAddress {
         return address.groups.prefix(4).map { String($0, radix: 16) }.joined(separator: ":") + "::/64"
     }
 
+    /// The wider network an address key belongs to, for the connection cap per IPv6 network:
+    /// for an IPv6 key (`2001:db8:1:2::/64`) its first `prefix` bits (`2001:db8:1::/48`), nil for
+    /// an IPv4 one. `prefix` is at most 64 (a key holds no more); ten /64s of one site, which
+    /// usually has a whole /48, then count as one.
+    static func network(ofKey key: String, prefix: Int) -> String? {
+        guard key.hasSuffix("::/64"), let groups = groups(String(key.dropLast(3))) else { return nil }
+        let prefix = max(0, min(64, prefix))
+        var bits = prefix
+        let masked = groups.prefix(4).map { group -> UInt16 in
+            defer { bits -= 16 }
+            if bits >= 16 { return group }
+            return bits <= 0 ? 0 : group & ~(UInt16.max >> bits)
+        }
+        return masked.map { String($0, radix: 16) }.joined(separator: ":") + "::/\(prefix)"
+    }
+
     static func key(ipv6 text: String) -> String {
         if let lastColon = text.lastIndex(of: ":"), text[lastColon...].contains(".") {
             return String(text[text.index(after: lastColon)...])

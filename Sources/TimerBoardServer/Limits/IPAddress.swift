@@ -105,6 +105,9 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     public let address: IPAddress
     public let prefixLength: Int
 
+    /// Whether the network is one address (`/32` for IPv4, `/128` for IPv6).
+    public var isSingleHost: Bool { prefixLength == address.bytes.count * 8 }
+
     /// What is wrong with a network's text, for the command line.
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String

@@ -17,14 +17,26 @@ struct MetricsRoutes {
     let pool: (any StoreConnectionPool)?
     /// The other nodes this node hears; nil on a node of its own.
     let membership: ClusterMembership?
-    let adminToken: String?
+    /// The operator token, and how many wrong ones an address may try (shared with the
+    /// operator's board routes).
+    let operatorGuesses: OperatorGuesses
+    let trustedProxies: TrustedProxies
+    let clock: any ServerClock
     /// The store, for the length of the webhooks' outbox.
     let store: any BoardStore
 
     func addRoutes(to router: Router<TimerBoardRequestContext>) {
-        router.get("/metrics") { request, _ -> Response in
-            if let adminToken {
-                guard let presented = request.bearerToken, ConstantTime.equal(presented.utf8, adminToken.utf8) else {
+        router.get("/metrics") { request, context -> Response in
+            if operatorGuesses.adminToken != nil {
+                let address = ClientAddress.key(
+                    peer: context.remoteAddress,
+                    forwardedFor: request.headers[values: .xForwardedFor],
+                    realIP: request.headers[.xRealIP],
+                    trusted: trustedProxies
+                )
+                let verdict = operatorGuesses.check(request.bearerToken, address: address, now: clock.now())
+                if case .tooMany(let wait) = verdict { return BoardsController.tooManyGuesses(wait) }
+                guard verdict == .isOperator else {
                     // The error shape of every HTTP error (docs/protocol.md, "HTTP errors").
                     let body = ServerMessage.error(code: .forbidden, message: "/metrics needs the operator token (--admin-token) as a bearer token")
                     return Response(

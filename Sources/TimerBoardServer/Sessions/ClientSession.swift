@@ -104,9 +104,9 @@ final class ClientSession: Sendable {
         }
     }
 
-    /// One edit or join from the address's budget: nil, or the milliseconds to wait.
+    /// One join from the address's budget: nil, or the milliseconds to wait.
     private func takeFromAddress() -> Int64? {
-        settings.addressEdits.take(address, now: clock.now())
+        settings.editBudgets.takeJoin(address: address, now: clock.now())
     }
 
     // MARK: Messages
@@ -165,8 +165,9 @@ final class ClientSession: Sendable {
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
-            if let wait = state.editBudget.admit(opID: edit.opID, now: clock.now(), shared: takeFromAddress) {
-                let message = "more edits a second than this connection (\(configuration.editsPerSecond)) or its address (\(configuration.addressEditsPerSecond)) may send; nothing changed, send it again in \(wait) ms"
+            let shared = { self.settings.editBudgets.takeEdit(address: self.address, board: room.boardID, now: self.clock.now()) }
+            if let wait = state.editBudget.admit(opID: edit.opID, now: clock.now(), shared: shared) {
+                let message = "more edits a second than this connection (\(configuration.editsPerSecond)), its address (\(configuration.addressEditsPerSecond)) or this board (\(configuration.boardEditsPerSecond)) may send; nothing changed, send it again in \(wait) ms"
                 return await room.refuse(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait), to: outbound)
             }
             let changed = await room.edit(edit, from: outbound)
@@ -240,12 +241,12 @@ final class ClientSession: Sendable {
 final class SharedConfiguration: Sendable {
     let value: ServerConfiguration
     let metrics: ServerMetrics
-    /// Edits and joins per client address, shared by all of its sockets.
-    let addressEdits: AddressRateLimiter
+    /// Edits and joins per client address and edits per board, shared with the HTTP edits.
+    let editBudgets: SharedEditBudgets
 
-    init(_ value: ServerConfiguration, metrics: ServerMetrics, addressEdits: AddressRateLimiter) {
+    init(_ value: ServerConfiguration, metrics: ServerMetrics, editBudgets: SharedEditBudgets) {
         self.value = value
         self.metrics = metrics
-        self.addressEdits = addressEdits
+        self.editBudgets = editBudgets
     }
 }

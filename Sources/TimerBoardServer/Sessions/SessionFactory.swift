@@ -22,7 +22,7 @@ struct SessionFactory: Sendable {
     init(
         configuration: ServerConfiguration,
         metrics: ServerMetrics,
-        addressEdits: AddressRateLimiter,
+        editBudgets: SharedEditBudgets,
         registry: BoardRegistry,
         heartbeat: Heartbeat,
         connectionCounter: ConnectionCounter,
@@ -30,7 +30,7 @@ struct SessionFactory: Sendable {
         logger: Logger
     ) {
         self.connectionCounter = connectionCounter
-        self.configuration = SharedConfiguration(configuration, metrics: metrics, addressEdits: addressEdits)
+        self.configuration = SharedConfiguration(configuration, metrics: metrics, editBudgets: editBudgets)
         trustedProxies = configuration.trustedProxies
         self.registry = registry
         self.heartbeat = heartbeat

@@ -43,16 +43,27 @@ actor BoardRegistry {
     /// not in memory is loaded only when the secret is one of its links (checked against the
     /// stored hashes first, one row read), so wrong secrets cannot make the server load and
     /// unload whole boards. Nil when there is no such board or the secret is none of its links
-    /// (a room in memory checks the secret itself, as it does for every join).
+    /// (a room in memory checks the secret against its own links, which may be newer than the
+    /// stored ones).
     func room(for boardID: String, secretHash: [UInt8]) async throws -> BoardRoom? {
-        if let room = rooms[boardID], await !room.isClosed { return room }
+        if let room = rooms[boardID], await !room.isClosed {
+            if await room.role(ofHash: secretHash) != nil { return room }
+            // Refused after the same row read as an id of no board: a board in memory must not
+            // answer a wrong secret sooner, or timing would tell a guesser which ids are boards.
+            _ = try? await storedAccess(boardID)
+            return nil
+        }
         if loading[boardID] == nil {
-            let access = try await Deadline.run(within: context.configuration.storeTimeout) { [store = context.store] in
-                try await store.loadAccess(id: boardID)
-            }
-            guard let access, access.role(ofHash: secretHash) != nil else { return nil }
+            guard let access = try await storedAccess(boardID), access.role(ofHash: secretHash) != nil else { return nil }
         }
         return try await room(for: boardID)
+    }
+
+    /// The board's link hashes from the store, one row read, within `--store-timeout-seconds`.
+    private func storedAccess(_ boardID: String) async throws -> BoardAccess? {
+        try await Deadline.run(within: context.configuration.storeTimeout) { [store = context.store] in
+            try await store.loadAccess(id: boardID)
+        }
     }
 
     /// Waits for a load at most `--store-timeout-seconds`, each caller from when it asked: a

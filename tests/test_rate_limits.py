@@ -101,6 +101,33 @@ def test_an_edit_that_fans_out_into_thousands_of_changes_costs_its_editor_more(s
     assert small_edits_accepted(starter, "s") <= 22
 
 
+def test_an_http_edit_that_fans_out_into_thousands_of_changes_costs_its_address_more(server_factory):
+    # Nearly no refill (one token in 100 s): what is left of the burst is all that counts.
+    server = server_factory(["--edits-per-second", "0.01", "--edit-burst", "40"]).start()
+    board = server.create_board("Amplification over HTTP")
+    # Built over a socket: its budget is the connection's, not the HTTP one measured below.
+    setup = RawClient(server.port, None)
+    setup.hello_and_join("setup-0123456789", board)
+    ops = [{"op": "addSection", "id": "big", "title": "Big"}, {"op": "addSection", "id": "s", "title": "S"}]
+    setup.send({"type": "edit", "opId": "sections", "ops": ops})
+    assert setup.until("ack")
+    for batch in range(20):
+        setup.send({"type": "edit", "opId": f"b{batch}", "ops": [
+            {"op": "addTimer", "id": f"t{batch}-{i}", "sectionID": "big", "title": "t", "minutes": 5, "seconds": 0}
+            for i in range(100)]})
+        assert setup.until("ack")["opId"] == f"b{batch}"
+    setup.close()
+
+    def http_edit(op_id, ops):
+        return server.request("POST", f"/api/boards/{board}/edits", secret=board.edit, body={"opId": op_id, "ops": ops})
+
+    status, answer = http_edit("start", [{"op": "startSection", "id": "big"}])
+    assert status == 200 and answer["type"] == "ack", answer  # 2,000 changes: 20 tokens in all
+    statuses = [http_edit(f"r{n}", [{"op": "updateSection", "id": "s", "title": f"S {n}"}])[0] for n in range(30)]
+    # 40 - 20 leaves 20 (one more if a refill fell in); a flat price of one would leave 39.
+    assert statuses.count(200) <= 21 and set(statuses) <= {200, 429}, statuses
+
+
 def test_board_creation_is_limited_per_address_with_retry_after(server_factory):
     server = server_factory(["--boards-per-minute", "1", "--board-burst", "3"]).start()
     before = server.board_count()

@@ -32,6 +32,17 @@ final class AddressRateLimiter: Sendable {
         }
     }
 
+    /// Charges `address` `cost` more tokens after the fact (an edit that turned into many
+    /// changes); the bucket may go into debt, down to minus its burst.
+    func charge(_ address: String, _ cost: Double, now: Int64) {
+        guard rate > 0, cost > 0 else { return }
+        buckets.withLock { buckets in
+            var bucket = buckets[address] ?? TokenBucket(rate: rate, burst: burst, now: now)
+            bucket.charge(cost, now: now)
+            buckets[address] = bucket
+        }
+    }
+
     /// The milliseconds until `address` has a token, taking none; nil when it has one now.
     func wait(_ address: String, now: Int64) -> Int64? {
         guard rate > 0 else { return nil }

@@ -44,8 +44,12 @@ struct EditBudget: Sendable {
     /// Charges an edit that fanned out into `changes` changes, after it ran: what it costs
     /// beyond the one token `admit` took.
     mutating func charge(changes: Int, now: Int64) {
-        let tokens = (changes + Self.changesPerToken - 1) / Self.changesPerToken
-        guard tokens > 1 else { return }
-        bucket.charge(Double(tokens - 1), now: now)
+        bucket.charge(Double(Self.extraTokens(forChanges: changes)), now: now)
+    }
+
+    /// What an edit of `changes` changes costs beyond its first token: one token per
+    /// `changesPerToken` changes, rounded up, in all.
+    static func extraTokens(forChanges changes: Int) -> Int {
+        max(0, (changes + changesPerToken - 1) / changesPerToken - 1)
     }
 }

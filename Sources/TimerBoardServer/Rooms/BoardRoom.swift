@@ -108,11 +108,11 @@ actor BoardRoom {
 
     /// Applies an edit that came over HTTP; its answer once what it shows is durable, or nil when
     /// the room closed first (nothing of it was stored: ask the registry again).
-    func editOverHTTP(_ edit: ClientMessage.Edit, by author: EditAuthor) async -> ServerMessage? {
-        let (answer, actions) = state.editOverHTTP(edit, by: author, now: context.clock.now())
+    func editOverHTTP(_ edit: ClientMessage.Edit, by author: EditAuthor) async -> (answer: ServerMessage, changes: Int)? {
+        let (answer, changes, actions) = state.editOverHTTP(edit, by: author, now: context.clock.now())
         perform(actions)
         guard let answer, await waitUntilDurable() else { return nil }
-        return answer
+        return (answer, changes)
     }
 
     // MARK: The owner's calls

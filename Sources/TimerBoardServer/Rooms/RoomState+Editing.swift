@@ -41,10 +41,10 @@ extension RoomState {
     /// Applies an edit that came over HTTP and returns its answer, which the caller may give out
     /// once the board's current revision is durable; nil when the room has closed (ask the
     /// registry again).
-    mutating func editOverHTTP(_ edit: ClientMessage.Edit, by author: EditAuthor, now: Int64) -> (answer: ServerMessage?, actions: [Action]) {
-        guard !isClosed else { return (nil, []) }
-        let (answer, _, actions) = decide(edit, by: author, now: now)
-        return (answer, actions + deliverDurable())
+    mutating func editOverHTTP(_ edit: ClientMessage.Edit, by author: EditAuthor, now: Int64) -> (answer: ServerMessage?, changes: Int, actions: [Action]) {
+        guard !isClosed else { return (nil, 0, []) }
+        let (answer, changes, actions) = decide(edit, by: author, now: now)
+        return (answer, changes, actions + deliverDurable())
     }
 
     /// The answer to an edit, and what it did: a resend gets its first outcome; otherwise a

@@ -119,3 +119,31 @@ def test_a_frame_over_the_limit_that_keeps_coming_gets_1009_not_a_reset(server_f
     assert client.until("pong")["t"] == 1
     assert client.close_code() == 1009
     client.close()
+
+
+def test_a_leave_or_a_move_to_another_board_still_answers_every_edit_sent_before_it(server_factory):
+    # Edits sent at once and then `leave` (or a join of another board): the acks of edits still
+    # being stored used to be dropped with the board. Five rounds, so that one lucky commit
+    # that was done before the leave cannot pass for the rule.
+    server = server_factory().start()
+    first, second = server.create_board("Left"), server.create_board("Next")
+    client = RawClient(server.port, None)
+    client.hello_and_join("mover", first)
+    client.until("snapshot")
+    for r in range(5):
+        edits = [{"type": "edit", "opId": f"r{r}e{i}", "ops": [{"op": "addSection", "id": f"r{r}e{i}", "title": "L"}]}
+                 for i in range(20)]
+        if r % 2 == 0:
+            last = [{"type": "leave"}, {"type": "ping", "t": r}]
+        else:
+            last = [{"type": "join", "board": str(second), "secret": second.secrets["edit"]}]
+        client.sock.sendall(b"".join(masked_frame(json.dumps(m).encode()) for m in edits + last))
+        acked = []
+        while (message := client.message())["type"] not in ("pong", "snapshot"):
+            if message["type"] in ("ack", "reject"):
+                acked.append(message["opId"])
+        assert acked == [edit["opId"] for edit in edits], f"round {r}: {acked}"
+        # Back on the first board for the next round.
+        client.send({"type": "join", "board": str(first), "secret": first.secrets["edit"]})
+        client.until("snapshot")
+    client.close()

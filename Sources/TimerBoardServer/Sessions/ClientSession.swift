@@ -99,7 +99,7 @@ final class ClientSession: Sendable {
             case .closed:
                 state.helloDeadline?.cancel()
                 state.helloDeadline = nil
-                await leaveBoard(&state)
+                await leaveBoard(&state, answeringFirst: false)
             }
         }
     }
@@ -217,8 +217,12 @@ final class ClientSession: Sendable {
         throw ProtocolError(.internal, "the board is reloading; join again")
     }
 
-    private func leaveBoard(_ state: inout State) async {
+    /// Leaves the board. A `leave` or a move to another board first lets the answers the board
+    /// holds for earlier edits go out (it waits for their store write), so none is swallowed; a
+    /// closed connection has no one to answer.
+    private func leaveBoard(_ state: inout State, answeringFirst: Bool = true) async {
         guard let room = state.room else { return }
+        if answeringFirst, outbound.holdsAnswers { _ = await room.waitUntilDurable() }
         state.room = nil
         await room.leave(outbound)
         await registry.releaseIfIdle(room)

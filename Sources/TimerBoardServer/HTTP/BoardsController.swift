@@ -139,9 +139,7 @@ struct BoardsController {
             guard isOperator(secret) else {
                 return HTTPAnswer(.forbidden, .forbidden, "only the operator token (--admin-token) can reset a board's links").response
             }
-            guard let secrets = try await room.resetLinks() else {
-                return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; try again").response
-            }
+            guard let secrets = try await room.resetLinks() else { throw BoardReloading() }
             var writer = JSONWriter()
             writer.beginObject()
             writer.field("id", room.boardID)
@@ -234,98 +232,6 @@ struct BoardsController {
             try await registry.delete(room)
             return Response(status: .noContent)
         }
-    }
-
-    // MARK: Access
-
-    /// Runs `body` with the board's room when the request's Bearer secret gives at least `needs`
-    /// (the operator token counts as the owner's). No board, no secret and a wrong secret get
-    /// the same 404; a valid secret of a lesser role gets 403. A store that fails, or does not
-    /// answer within `storeTimeout`, answers 503: the work is then cancelled, and a store call
-    /// still waiting for the database gives up and changes nothing.
-    func withBoard(
-        _ request: Request,
-        _ context: some RequestContext,
-        needs: BoardRole,
-        _ body: @escaping @Sendable (BoardRoom, String) async throws -> Response
-    ) async throws -> Response {
-        let id = try context.parameters.require("id")
-        let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
-        guard let secret = request.bearerToken else { return notFound.response }
-        let work = Task<Response, any Error> { await self.serve(id: id, secret: secret, needs: needs, notFound: notFound, body) }
-        switch await Deadline.wait(for: work, within: storeTimeout) {
-        case .finished(let result):
-            return (try? result.get()) ?? Self.unavailable
-        case .late:
-            logger.error(
-                "a board request found no answer from the store in time",
-                metadata: ["tb.board.id": "\(id)", "tb.error": "no answer within \(storeTimeout)"]
-            )
-            return Self.unavailable
-        }
-    }
-
-    private static var unavailable: Response {
-        HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot reach its store now; try again later").response
-    }
-
-    /// `withBoard`'s work, on a task of its own.
-    private func serve(
-        id: String,
-        secret: String,
-        needs: BoardRole,
-        notFound: HTTPAnswer,
-        _ body: @Sendable (BoardRoom, String) async throws -> Response
-    ) async -> Response {
-        var inUse: BoardRoom?
-        let secretHash = BoardSecrets.hash(secret)
-        do {
-            // A room can close between the lookup and its use (it went idle, as it does between
-            // the requests of a busy caller): load it again, for as long as `storeTimeout` allows.
-            while inUse == nil {
-                try Task.checkCancellation()
-                // The operator token is no link: only a link's secret is checked before loading.
-                let lookup = isOperator(secret) ? try await registry.room(for: id) : try await registry.room(for: id, secretHash: secretHash)
-                guard let found = lookup else { return notFound.response }
-                if await found.beginRequest() { inUse = found }
-            }
-        } catch {
-            logger.error("loading a board failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
-            return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
-        }
-        guard let room = inUse else { return Self.unavailable }
-        let response = await answer(room: room, secret: secret, needs: needs, notFound: notFound, body)
-        await room.endRequest()
-        // After the answer: letting an idle room go waits for its last writes, the answer need not.
-        Task { [registry] in await registry.releaseIfIdle(room) }
-        return response
-    }
-
-    /// The answer of `withBoard` once the room is held for the request.
-    private func answer(
-        room: BoardRoom,
-        secret: String,
-        needs: BoardRole,
-        notFound: HTTPAnswer,
-        _ body: @Sendable (BoardRoom, String) async throws -> Response
-    ) async -> Response {
-        guard let role = isOperator(secret) ? .owner : await room.role(of: secret) else { return notFound.response }
-        guard Self.rank(role) <= Self.rank(needs) else {
-            return HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response
-        }
-        do {
-            return try await body(room, secret)
-        } catch let error as StoreError where error.kind == .boardNotFound {
-            return notFound.response
-        } catch {
-            logger.error("a board request failed", metadata: ["tb.board.id": "\(room.boardID)", "tb.error": "\(error)"])
-            return HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store this now; try again later").response
-        }
-    }
-
-    /// Owner 0, edit 1, view 2: a role may do what any role of a higher rank number may.
-    private static func rank(_ role: BoardRole) -> Int {
-        BoardRole.allCases.firstIndex(of: role)!
     }
 
     /// An answer that carries a secret: `Cache-Control: no-store`, so no cache keeps a copy.

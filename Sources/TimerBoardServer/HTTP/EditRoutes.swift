@@ -56,9 +56,8 @@ struct EditRoutes {
                 return Self.response(for: .reject(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait)))
             }
             let author = EditAuthor(clientID: BoardSecrets.httpClientID(secret: secret, boardID: room.boardID), role: .edit, name: "HTTP")
-            guard let outcome = await room.editOverHTTP(edit, by: author) else {
-                return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; nothing was stored, send the edit again").response
-            }
+            // A room that closed first stored nothing: `withBoard` sends the edit to the board again.
+            guard let outcome = await room.editOverHTTP(edit, by: author) else { throw BoardReloading() }
             // Charged by its size as a socket's edit is: one request that starts a section of
             // thousands of timers must not cost what a rename costs.
             editLimiter.charge(address, Double(EditBudget.extraTokens(forChanges: outcome.changes)), now: clock.now())

@@ -1,0 +1,110 @@
+import BoardCore
+import BoardStore
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// A board route's body found its room closed under it (the board reloads): nothing was done;
+/// `withBoard` looks the board up again.
+struct BoardReloading: Error {}
+
+extension BoardsController {
+    /// Runs `body` with the board's room when the request's Bearer secret gives at least `needs`
+    /// (the operator token counts as the owner's). No board, no secret and a wrong secret get
+    /// the same 404; a valid secret of a lesser role gets 403. A store that fails, or does not
+    /// answer within `storeTimeout`, answers 503: the work is then cancelled, and a store call
+    /// still waiting for the database gives up and changes nothing.
+    func withBoard(
+        _ request: Request,
+        _ context: some RequestContext,
+        needs: BoardRole,
+        _ body: @escaping @Sendable (BoardRoom, String) async throws -> Response
+    ) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
+        guard let secret = request.bearerToken else { return notFound.response }
+        let work = Task<Response, any Error> { await self.serve(id: id, secret: secret, needs: needs, notFound: notFound, body) }
+        switch await Deadline.wait(for: work, within: storeTimeout) {
+        case .finished(let result):
+            return (try? result.get()) ?? Self.unavailable
+        case .late:
+            logger.error(
+                "a board request found no answer from the store in time",
+                metadata: ["tb.board.id": "\(id)", "tb.error": "no answer within \(storeTimeout)"]
+            )
+            return Self.unavailable
+        }
+    }
+
+    /// The store did not answer (in time): the same 503 for every board route.
+    static var unavailable: Response {
+        HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot reach its store now; try again later").response
+    }
+
+    /// `withBoard`'s work, on a task of its own. A room that closes under the request (it
+    /// reloads: on a cluster, the other node wrote first) is looked up again, up to three times,
+    /// so a caller is not told to retry what the server can retry itself.
+    private func serve(
+        id: String,
+        secret: String,
+        needs: BoardRole,
+        notFound: HTTPAnswer,
+        _ body: @Sendable (BoardRoom, String) async throws -> Response
+    ) async -> Response {
+        let secretHash = BoardSecrets.hash(secret)
+        for _ in 0..<3 {
+            var inUse: BoardRoom?
+            do {
+                // A room can close between the lookup and its use (it went idle, as it does between
+                // the requests of a busy caller): load it again, for as long as `storeTimeout` allows.
+                while inUse == nil {
+                    try Task.checkCancellation()
+                    // The operator token is no link: only a link's secret is checked before loading.
+                    let lookup = isOperator(secret) ? try await registry.room(for: id) : try await registry.room(for: id, secretHash: secretHash)
+                    guard let found = lookup else { return notFound.response }
+                    if await found.beginRequest() { inUse = found }
+                }
+            } catch {
+                logger.error("loading a board failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
+                return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
+            }
+            guard let room = inUse else { return Self.unavailable }
+            let response = await answer(room: room, secret: secret, needs: needs, notFound: notFound, body)
+            await room.endRequest()
+            // After the answer: letting an idle room go waits for its last writes, the answer need not.
+            Task { [registry] in await registry.releaseIfIdle(room) }
+            if let response { return response }
+        }
+        return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; nothing was done, try again").response
+    }
+
+    /// The answer of `withBoard` once the room is held for the request; nil when the room closed
+    /// under it (`BoardReloading`), to be asked again.
+    private func answer(
+        room: BoardRoom,
+        secret: String,
+        needs: BoardRole,
+        notFound: HTTPAnswer,
+        _ body: @Sendable (BoardRoom, String) async throws -> Response
+    ) async -> Response? {
+        guard let role = isOperator(secret) ? .owner : await room.role(of: secret) else { return notFound.response }
+        guard Self.rank(role) <= Self.rank(needs) else {
+            return HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response
+        }
+        do {
+            return try await body(room, secret)
+        } catch is BoardReloading {
+            return nil
+        } catch let error as StoreError where error.kind == .boardNotFound {
+            return notFound.response
+        } catch {
+            logger.error("a board request failed", metadata: ["tb.board.id": "\(room.boardID)", "tb.error": "\(error)"])
+            return HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store this now; try again later").response
+        }
+    }
+
+    /// Owner 0, edit 1, view 2: a role may do what any role of a higher rank number may.
+    private static func rank(_ role: BoardRole) -> Int {
+        BoardRole.allCases.firstIndex(of: role)!
+    }
+}

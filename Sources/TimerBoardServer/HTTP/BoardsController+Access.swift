@@ -1,4 +1,4 @@
-import BoardCore
+import BoardProtocol
 import BoardStore
 import HTTPTypes
 import Hummingbird

@@ -77,7 +77,9 @@ def test_a_pipelining_client_that_reads_late_is_not_dropped_for_its_own_answers(
     # A queue of 8 frames and a client that sends hundreds of edits before it reads a byte: the
     # server must stop reading it (TCP holds it back) before its acks, released a commit at a
     # time, overflow the queue.
-    server = server_factory(["--outbound-queue-limit", "8"]).start()
+    # Budgets above the 400 edits: this is about the queue, not the edit budgets.
+    server = server_factory(["--outbound-queue-limit", "8", "--edit-burst", "1000", "--address-edit-burst", "1000",
+                             "--board-edit-burst", "1000"]).start()
     board = server.create_board("Late reader")
     client = RawClient(server.port, None, receive_buffer=4096)
     client.hello_and_join("late-reader", board)

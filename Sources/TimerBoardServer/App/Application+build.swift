@@ -144,7 +144,12 @@ func assemble(
     boards.addRoutes(to: router.group("api/boards"))
     // One budget per address for the edits and joins of all its sockets and HTTP edits
     // together, and one per board for its edits.
-    let editBudgets = SharedEditBudgets(configuration)
+    let editBudgets = SharedEditBudgets(
+        addressEditsPerSecond: configuration.addressEditsPerSecond,
+        addressBurst: configuration.addressEditBurst,
+        boardEditsPerSecond: configuration.boardEditsPerSecond,
+        boardBurst: configuration.boardEditBurst
+    )
     EditRoutes(
         boards: boards,
         limits: configuration.limits,

@@ -15,15 +15,6 @@ struct SharedEditBudgets: Sendable {
         perBoard = AddressRateLimiter(perMinute: boardEditsPerSecond * 60, burst: Double(boardBurst))
     }
 
-    init(_ configuration: ServerConfiguration) {
-        self.init(
-            addressEditsPerSecond: configuration.addressEditsPerSecond,
-            addressBurst: configuration.addressEditBurst,
-            boardEditsPerSecond: configuration.boardEditsPerSecond,
-            boardBurst: configuration.boardEditBurst
-        )
-    }
-
     /// A join from `address`: nil, or the milliseconds to wait.
     func takeJoin(address: String, now: Int64) -> Int64? {
         perAddress.take(address, now: now)

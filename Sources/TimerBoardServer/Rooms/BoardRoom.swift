@@ -236,12 +236,7 @@ actor BoardRoom {
     private func send(_ sends: [RoomOutbox<Outbound, OutboundFrame>.Send]) {
         let (bytes, refused) = Outbound.deliver(sends.lazy.map { ($0.connection, $0.frame) })
         context.metrics.sent(messages: sends.count, bytes: bytes)
-        // Only once queued: a session that then sees nothing held sends its answer behind these.
-        var released: [Int: (Outbound, Int)] = [:]
-        for send in sends where send.wasHeld {
-            released[send.connection.id, default: (send.connection, 0)].1 += 1
-        }
-        for (outbound, count) in released.values { outbound.releaseHeldAnswers(count) }
+        RoomOutbox.Send.releaseHeldAnswers(in: sends)
         // Gone, or fell too far behind (it resumes from its revision).
         for outbound in refused {
             perform(state.leave(outbound.id))

@@ -149,9 +149,9 @@ def test_a_page_of_another_origin_cannot_open_the_socket_create_a_board_or_frame
     statuses = board_api_statuses(page, server)
     before = server.board_count()
 
-    # The socket: the server refuses the upgrade (hummingbird's 400), so it never opens.
+    # The socket: the server refuses the upgrade (403 forbidden), so it never opens.
     assert page.evaluate(OPEN_SOCKET, server.ws) == {"opened": False, "code": 1006}
-    assert said(page, "Error during WebSocket handshake: Unexpected response code: 400"), page.console_messages
+    assert said(page, "Error during WebSocket handshake: Unexpected response code: 403"), page.console_messages
 
     # A JSON post needs a preflight, which the server refuses (403, no CORS headers): the fetch
     # fails and the POST itself is never sent.

@@ -66,9 +66,9 @@ def test_edits_over_the_budget_are_rate_limited_change_nothing_and_go_through_wh
     assert server.snapshot(board)["sections"][0]["title"] == "resent"
 
 
-def test_an_edit_that_fans_out_into_thousands_of_changes_costs_its_editor_more(server_factory):
-    server = server_factory(["--edits-per-second", "1", "--edit-burst", "40"]).start()
-    board = server.create_board("Amplification")
+def build_big_section(server, board):
+    """Sections `big` (2,000 timers, in 20 edits of 100 changes each) and `s`, over a socket of
+    their own: 21 tokens of that connection's burst, none of the connections measured after."""
     setup = RawClient(server.port, None)
     setup.hello_and_join("setup-0123456789", board)
     ops = [{"op": "addSection", "id": "big", "title": "Big"}, {"op": "addSection", "id": "s", "title": "S"}]
@@ -79,6 +79,13 @@ def test_an_edit_that_fans_out_into_thousands_of_changes_costs_its_editor_more(s
             {"op": "addTimer", "id": f"t{batch}-{i}", "sectionID": "big", "title": "t", "minutes": 5, "seconds": 0}
             for i in range(100)]})
         assert setup.until("ack")["opId"] == f"b{batch}"
+    setup.close()
+
+
+def test_an_edit_that_fans_out_into_thousands_of_changes_costs_its_editor_more(server_factory):
+    server = server_factory(["--edits-per-second", "1", "--edit-burst", "40"]).start()
+    board = server.create_board("Amplification")
+    build_big_section(server, board)
 
     def small_edits_accepted(client, prefix):
         for n in range(30):
@@ -106,17 +113,7 @@ def test_an_http_edit_that_fans_out_into_thousands_of_changes_costs_its_address_
     server = server_factory(["--edits-per-second", "0.01", "--edit-burst", "40"]).start()
     board = server.create_board("Amplification over HTTP")
     # Built over a socket: its budget is the connection's, not the HTTP one measured below.
-    setup = RawClient(server.port, None)
-    setup.hello_and_join("setup-0123456789", board)
-    ops = [{"op": "addSection", "id": "big", "title": "Big"}, {"op": "addSection", "id": "s", "title": "S"}]
-    setup.send({"type": "edit", "opId": "sections", "ops": ops})
-    assert setup.until("ack")
-    for batch in range(20):
-        setup.send({"type": "edit", "opId": f"b{batch}", "ops": [
-            {"op": "addTimer", "id": f"t{batch}-{i}", "sectionID": "big", "title": "t", "minutes": 5, "seconds": 0}
-            for i in range(100)]})
-        assert setup.until("ack")["opId"] == f"b{batch}"
-    setup.close()
+    build_big_section(server, board)
 
     def http_edit(op_id, ops):
         return server.request("POST", f"/api/boards/{board}/edits", secret=board.edit, body={"opId": op_id, "ops": ops})

@@ -23,7 +23,7 @@ package final class Outbound: Sendable, Identifiable {
     private let writer: NIOLoopBoundBox<(any OutboundWriter)?>
     /// The event loop the connection's writes happen on.
     package let eventLoop: any EventLoop
-    /// Something arrived from the peer since the heartbeat last looked (set by `FrameWriter`).
+    /// Something arrived from the peer since the heartbeat last looked (set by the connection).
     private let heardFrom = Atomic<Bool>(true)
     /// Closes the WebSocket with a code and reason; set by `attach`, called at most once.
     private let close = Mutex<(@Sendable (WebSocketErrorCode, String) -> Void)?>(nil)
@@ -65,20 +65,7 @@ package final class Outbound: Sendable, Identifiable {
         writer = .makeEmptyBox(valueType: (any OutboundWriter).self, eventLoop: eventLoop)
     }
 
-    /// Puts the writer first in the channel's pipeline, next to the socket: the frames are
-    /// already framed, so they skip every handler. On the channel's event loop. `close` starts
-    /// the WebSocket's closing handshake when the queue overflows or `disconnect` is called.
-    package func attach(
-        to pipeline: ChannelPipeline.SynchronousOperations,
-        close: @escaping @Sendable (WebSocketErrorCode, String) -> Void
-    ) throws {
-        self.close.withLock { $0 = close }
-        let handler = FrameWriter(outbound: self)
-        try pipeline.addHandler(handler, position: .first)
-        writer.value = handler
-    }
-
-    /// Writes the frames with `writer` instead of a channel handler (an event stream over HTTP):
+    /// Writes the frames with `writer` (a WebSocket connection, or an event stream over HTTP):
     /// on the event loop. The writer says when it is full (`setWritable(false)`) and when it has
     /// room again, as a socket's writability does; `close` ends the stream.
     package func attach(writer: any OutboundWriter, close: @escaping @Sendable (WebSocketErrorCode, String) -> Void) {
@@ -269,7 +256,7 @@ package final class Outbound: Sendable, Identifiable {
     }
 
     /// Bytes arrived from the peer: it is alive.
-    fileprivate func heardFromPeer() {
+    package func heardFromPeer() {
         heardFrom.store(true, ordering: .relaxed)
     }
 
@@ -291,45 +278,4 @@ package final class Outbound: Sendable, Identifiable {
 package protocol OutboundWriter: AnyObject {
     /// Writes the frames, in order, and flushes.
     func write(_ frames: [OutboundFrame])
-}
-
-/// The first handler of a WebSocket connection's pipeline: writes the outbound queue's frames
-/// to the socket and tells the queue when the socket is full. On its event loop only.
-private final class FrameWriter: ChannelInboundHandler, OutboundWriter {
-    package typealias InboundIn = ByteBuffer
-    package typealias OutboundOut = ByteBuffer
-
-    private let outbound: Outbound
-    private var context: ChannelHandlerContext?
-
-    package init(outbound: Outbound) {
-        self.outbound = outbound
-    }
-
-    package func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
-
-    package func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
-        outbound.writerRemoved()
-    }
-
-    package func write(_ frames: [OutboundFrame]) {
-        guard let context, context.channel.isActive else { return }
-        for frame in frames {
-            context.write(wrapOutboundOut(frame.bytes), promise: nil)
-        }
-        context.flush()
-    }
-
-    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        outbound.heardFromPeer()
-        context.fireChannelRead(data)
-    }
-
-    package func channelWritabilityChanged(context: ChannelHandlerContext) {
-        outbound.writabilityChanged(to: context.channel.isWritable)
-        context.fireChannelWritabilityChanged()
-    }
 }

@@ -1,9 +1,10 @@
 import BoardProtocol
 import NIOCore
+import NIOWebSocket
 import WebSocketDeflate
 
-/// A whole WebSocket text frame (header and JSON payload), ready for the socket; or the
-/// heartbeat's ping, the one control frame the server writes itself.
+/// A whole WebSocket frame, header and payload, ready for the socket: a text frame of JSON, or
+/// a control frame (the heartbeat's ping, a pong, a close).
 ///
 /// The server's frames are unmasked, so the bytes are the same for every receiver: a changeset
 /// is encoded and framed once and the same buffer goes to every subscriber.
@@ -21,9 +22,27 @@ package struct OutboundFrame: Sendable {
     }
 
     package init(payload: [UInt8], isCompressed: Bool = false) {
+        self.init(firstByte: isCompressed ? 0xC1 : 0x81, payload: payload)  // FIN (+ RSV1) + text
+    }
+
+    /// A pong answering a ping with `payload` (at most 125 bytes, as the ping's was).
+    static func pong(_ payload: ByteBufferView) -> OutboundFrame {
+        OutboundFrame(firstByte: 0x8A, payload: payload)  // FIN + opcode 10
+    }
+
+    /// A close frame with a status code and, if given, a reason (RFC 6455 5.5.1).
+    static func close(_ code: WebSocketErrorCode, reason: String?) -> OutboundFrame {
+        var payload = ByteBuffer()
+        payload.write(webSocketErrorCode: code)
+        // A control frame's payload is at most 125 bytes (5.5); the server's reasons are short.
+        if let reason { payload.writeBytes(reason.utf8.prefix(123)) }
+        return OutboundFrame(firstByte: 0x88, payload: payload.readableBytesView)  // FIN + opcode 8
+    }
+
+    private init(firstByte: UInt8, payload: some Collection<UInt8>) {
         var bytes = ByteBuffer()
         bytes.reserveCapacity(payload.count + 10)
-        bytes.writeInteger(UInt8(isCompressed ? 0xC1 : 0x81))  // FIN (+ RSV1) + opcode 1 (text)
+        bytes.writeInteger(firstByte)
         // RFC 6455 §5.2: 7-bit length, or 126 + 16-bit, or 127 + 64-bit; no mask from a server.
         switch payload.count {
         case ..<126:

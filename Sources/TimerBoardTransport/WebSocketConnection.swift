@@ -1,20 +1,21 @@
 import NIOCore
 import NIOWebSocket
 
-/// One WebSocket connection after the upgrade, as a channel handler: no task waits on it. It
-/// takes frames as NIO's decoder makes them, answers control frames itself, assembles messages
-/// and hands them to its receiver, which starts work only then. An idle connection costs this
-/// object, its outbound queue and the channel (docs/performance.md). On its event loop only.
+/// One WebSocket connection after the upgrade, as the one handler of its channel: no task waits
+/// on it. It cuts the socket's bytes into frames (`ClientFrameReader`), answers control frames
+/// itself, assembles messages and hands them to its receiver, which starts work only then; it
+/// writes its outbound queue's frames, already framed, straight to the socket. An idle
+/// connection costs this object, its outbound queue and the channel (docs/performance.md). On
+/// its event loop only.
 ///
 /// The rules of RFC 6455 a server must keep: client frames are masked (5.1); RSV bits only as
 /// negotiated (5.2, RFC 7692 6); no reserved opcodes (5.2); fragments in order, control frames
-/// between them allowed (5.4); control frames whole and at most 125 bytes (5.5, checked by NIO's
-/// decoder, reported through `errorCaught`); the closing handshake (5.5.1, 7.1), in which the
-/// server closes the TCP connection.
-package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelHandler {
-    package typealias InboundIn = WebSocketFrame
-    package typealias OutboundIn = WebSocketFrame
-    package typealias OutboundOut = WebSocketFrame
+/// between them allowed (5.4); control frames whole and at most 125 bytes (5.5, checked by the
+/// reader); the closing handshake (5.5.1, 7.1), in which the server closes the TCP connection.
+package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelHandler, OutboundWriter {
+    package typealias InboundIn = ByteBuffer
+    package typealias OutboundIn = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
 
     /// How long the server waits for the peer to answer its close before it cuts the socket.
     package static let closeTimeout = TimeAmount.seconds(10)
@@ -37,6 +38,7 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
 
     private let outbound: Outbound
     private let receiver: any WebSocketMessageReceiver
+    private var reader: ClientFrameReader
     private var assembler: MessageAssembler
     private var closeState = CloseState.open
     private var context: ChannelHandlerContext?
@@ -46,29 +48,36 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
     private var owesRead = false
     private var hasToldReceiver = false
 
-    private init(outbound: Outbound, receiver: any WebSocketMessageReceiver, maxMessageBytes: Int) {
+    private init(outbound: Outbound, receiver: any WebSocketMessageReceiver, maxFrameBytes: Int, maxMessageBytes: Int) {
         self.outbound = outbound
         self.receiver = receiver
+        reader = ClientFrameReader(maxFrameSize: maxFrameBytes)
         assembler = MessageAssembler(maxBytes: maxMessageBytes, acceptsCompression: outbound.acceptsDeflate)
     }
 
-    /// Takes over an upgraded channel, on its event loop: the outbound queue's writer goes first
-    /// in the pipeline, the connection last, after NIO's frame decoder.
+    /// Takes over an upgraded channel, on its event loop, as its one handler and as the outbound
+    /// queue's writer. A frame may carry up to `maxFrameBytes`, a message `maxMessageBytes`.
     package static func install(
         on channel: any Channel,
         outbound: Outbound,
         receiver: any WebSocketMessageReceiver,
+        maxFrameBytes: Int,
         maxMessageBytes: Int
     ) throws {
-        let connection = WebSocketConnection(outbound: outbound, receiver: receiver, maxMessageBytes: maxMessageBytes)
+        let connection = WebSocketConnection(
+            outbound: outbound,
+            receiver: receiver,
+            maxFrameBytes: maxFrameBytes,
+            maxMessageBytes: maxMessageBytes
+        )
         let eventLoop = channel.eventLoop
         let bound = NIOLoopBound(connection, eventLoop: eventLoop)
+        try channel.pipeline.syncOperations.addHandler(connection)
         // The queue closes through the connection, so its close follows the handshake. The
-        // closure goes when the queue finishes (`ended`), which breaks the cycle it makes.
-        try outbound.attach(to: channel.pipeline.syncOperations) { code, reason in
+        // queue and the connection hold each other until the channel ends (`ended`).
+        outbound.attach(writer: connection) { code, reason in
             eventLoop.execute { bound.value.close(code, reason: reason) }
         }
-        try channel.pipeline.syncOperations.addHandler(connection)
         // One read per wake-up: a connection then keeps one read buffer, not up to four (NIO
         // keeps a pool of them per channel), and clients send small messages.
         try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
@@ -83,6 +92,22 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         ended()
     }
 
+    // MARK: Writing
+
+    /// Writes the outbound queue's frames and flushes once.
+    package func write(_ frames: [OutboundFrame]) {
+        guard let context, context.channel.isActive else { return }
+        for frame in frames {
+            context.write(wrapOutboundOut(frame.bytes), promise: nil)
+        }
+        context.flush()
+    }
+
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
+        outbound.setWritable(context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
     package func channelInactive(context: ChannelHandlerContext) {
         ended()
         context.fireChannelInactive()
@@ -91,9 +116,33 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
     // MARK: Reading
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .closed = closeState { return }
-        let frame = unwrapInboundIn(data)
-        if case .draining = closeState { return discarded(frame.length) }
+        let bytes = unwrapInboundIn(data)
+        outbound.heardFromPeer()
+        switch closeState {
+        case .closed: return
+        case .draining: return discarded(bytes.readableBytes)
+        case .open, .closing: break
+        }
+        reader.append(bytes)
+        while true {
+            switch closeState {
+            case .open, .closing: break
+            case .draining, .closed: return reader.discardPending()
+            }
+            switch reader.next() {
+            case .frame(let frame): received(frame, context: context)
+            case .needsMoreBytes: return
+            case .tooLarge:
+                reader.discardPending()
+                return fail(.messageTooLarge, "a frame over the size limit")
+            case .malformedControlFrame:
+                reader.discardPending()
+                return fail(.protocolError, "a fragmented or long control frame")
+            }
+        }
+    }
+
+    private func received(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
         guard frame.maskKey != nil else { return fail(.protocolError, "an unmasked client frame") }
         guard !frame.rsv2, !frame.rsv3 else { return fail(.protocolError, "RSV2 or RSV3 set") }
         switch frame.opcode {
@@ -112,28 +161,15 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
             // A peer that pings but does not read gets no pongs once its socket is full: they
             // would pile up in memory (RFC 6455 5.5.3 lets a server leave pings unanswered).
             guard context.channel.isWritable else { return }
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(OutboundFrame.pong(frame.unmaskedData.readableBytesView).bytes), promise: nil)
         case .pong:
-            // The outbound queue's writer already noted that the peer is alive.
+            // The peer is alive, which `channelRead` noted for the heartbeat.
             guard !frame.rsv1 else { return fail(.protocolError, "RSV1 on a control frame") }
         case .connectionClose:
             guard !frame.rsv1 else { return fail(.protocolError, "RSV1 on a control frame") }
             receivedClose(frame.unmaskedData)
         default:
             fail(.protocolError, "a reserved opcode")
-        }
-    }
-
-    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Bytes the decoder no longer decodes after failing: read only to be discarded.
-        if case .draining = closeState, case ByteToMessageDecoderError.dataReceivedInErrorState(_, let bytes) = error {
-            return discarded(bytes.readableBytes)
-        }
-        // NIO's frame decoder: a frame over the size limit, or a fragmented or long control frame.
-        guard let error = error as? NIOWebSocketError else { return context.fireErrorCaught(error) }
-        switch error {
-        case .invalidFrameLength: fail(.messageTooLarge, "a frame over the size limit")
-        default: fail(.protocolError, "a malformed control frame")
         }
     }
 
@@ -258,10 +294,7 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
 
     @discardableResult
     private func writeClose(_ code: WebSocketErrorCode, reason: String?, context: ChannelHandlerContext) -> EventLoopFuture<Void> {
-        var payload = context.channel.allocator.buffer(capacity: 2 + (reason?.utf8.count ?? 0))
-        payload.write(webSocketErrorCode: code)
-        if let reason { payload.writeString(reason) }
-        return context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)))
+        context.writeAndFlush(wrapOutboundOut(OutboundFrame.close(code, reason: reason).bytes))
     }
 
     /// The code a server answers a peer's close with (RFC 6455 7.4): the same normal closure for
@@ -283,6 +316,8 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         closeState = .closed
         guard !hasToldReceiver else { return }
         hasToldReceiver = true
+        reader.discardPending()
+        outbound.writerEnded()
         outbound.finish()
         receiver.connectionClosed()
     }
@@ -302,22 +337,5 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
             break
         }
         context.fireUserInboundEventTriggered(event)
-    }
-}
-
-/// What a session may ask of its connection, from any thread.
-package struct WebSocketControl: Sendable {
-    package let channel: any Channel
-
-    package init(channel: any Channel) {
-        self.channel = channel
-    }
-
-    /// Reads from the socket again after the receiver said it was full.
-    package func resumeReading() {
-        let channel = channel
-        channel.eventLoop.execute {
-            try? channel.pipeline.syncOperations.handler(type: WebSocketConnection.self).resumeReading()
-        }
     }
 }

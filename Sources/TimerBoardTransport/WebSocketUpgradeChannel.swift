@@ -54,7 +54,6 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
 
     package let responder: HTTPChannelHandler.Responder
     let http1: HTTP1Channel.Configuration
-    let maxFrameSize: Int
     /// Decides, on the event loop, whether a request that asks for a WebSocket gets one.
     let accept: @Sendable (HTTPRequest, any Channel) -> Acceptance?
     let refusal: Refusal
@@ -62,14 +61,12 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
     package init(
         responder: @escaping HTTPChannelHandler.Responder,
         http1: HTTP1Channel.Configuration,
-        maxFrameSize: Int,
         refusal: Refusal = Refusal(status: .badRequest, body: []),
         accept: @escaping @Sendable (HTTPRequest, any Channel) -> Acceptance?
     ) {
         self.refusal = refusal
         self.responder = Self.refusingLateUpgrades(responder)
         self.http1 = http1
-        self.maxFrameSize = maxFrameSize
         self.accept = accept
     }
 
@@ -83,10 +80,7 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
             try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.readBuffers)
             let acceptance = NIOLoopBoundBox<Acceptance?>(nil, eventLoop: channel.eventLoop)
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
-            let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
-                maxFrameSize: maxFrameSize,
-                // `WebSocketConnection` answers the decoder's errors itself.
-                enableAutomaticErrorHandling: false,
+            let upgrader = WebSocketServerUpgrader<UpgradeResult>(
                 shouldUpgrade: { channel, head in
                     upgradeAttempted.value = true
                     guard let request = try? HTTPRequest(head, secure: false, splitCookie: false),

@@ -9,8 +9,7 @@ import WebSocketDeflate
 @testable import TimerBoardTransport
 
 /// The connection on raw bytes, with no room behind it: client frames go in as the bytes a
-/// socket would carry (through NIO's frame decoder, as on the server), and the bytes the
-/// server would send are read back and parsed. RFC 6455 section numbers in the names.
+/// socket would carry, and the bytes the server would send are read back and parsed. RFC 6455 section numbers in the names.
 @Suite struct WebSocketConnectionTests {
     // MARK: Messages
 
@@ -311,8 +310,8 @@ final class ReadCounter: ChannelOutboundHandler {
     }
 }
 
-/// A connection on an embedded channel, set up as after a real upgrade: NIO's frame encoder and
-/// decoder, then `WebSocketConnection.install`.
+/// A connection on an embedded channel, set up as after a real upgrade (`WebSocketConnection.install`),
+/// behind a handler that counts the reads reaching the socket.
 struct Peer {
     let channel = EmbeddedChannel()
     let receiver = RecordingReceiver()
@@ -323,17 +322,26 @@ struct Peer {
         outbound = Outbound(id: 1, capacity: 16, acceptsDeflate: acceptsDeflate, eventLoop: channel.eventLoop)
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(reads)
-        try pipeline.addHandler(WebSocketFrameEncoder())
-        try pipeline.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize)))
-        try WebSocketConnection.install(on: channel, outbound: outbound, receiver: receiver, maxMessageBytes: maxMessageBytes)
+        try WebSocketConnection.install(
+            on: channel,
+            outbound: outbound,
+            receiver: receiver,
+            maxFrameBytes: maxFrameSize,
+            maxMessageBytes: maxMessageBytes
+        )
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
     }
 
     var isOpen: Bool { channel.isActive }
 
     func send(_ frame: ClientFrame) throws {
+        try sendBytes(frame.encoded)
+    }
+
+    /// Bytes as one read from the socket.
+    func sendBytes(_ bytes: [UInt8]) throws {
         guard channel.isActive else { return }
-        try channel.writeInbound(channel.allocator.buffer(bytes: frame.encoded))
+        try channel.writeInbound(channel.allocator.buffer(bytes: bytes))
         channel.embeddedEventLoop.run()
     }
 

@@ -210,7 +210,6 @@ func assemble(
                 idleTimeout: TimeAmount(configuration.idleTimeout),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
             ),
-            maxFrameSize: configuration.maxFrameBytes,
             guardSettings: guardSettings,
             accept: sessions.accept
         ),

@@ -44,7 +44,6 @@ extension HTTPServerBuilder {
     /// (`WebSocketUpgradeChannel`), and a `ConnectionGuard` on every connection.
     static func guardedHTTP1WebSocketUpgrade(
         http1: HTTP1Channel.Configuration,
-        maxFrameSize: Int,
         guardSettings: ConnectionGuard.Settings,
         accept: @escaping @Sendable (HTTPRequest, any Channel) -> WebSocketUpgradeChannel.Acceptance?
     ) -> HTTPServerBuilder {
@@ -53,7 +52,6 @@ extension HTTPServerBuilder {
                 base: WebSocketUpgradeChannel(
                     responder: responder,
                     http1: http1,
-                    maxFrameSize: maxFrameSize,
                     refusal: refusedUpgrade,
                     accept: accept
                 ),

@@ -82,7 +82,13 @@ struct SessionFactory: Sendable {
         // unregisters it, so the heartbeat never keeps a connection that is gone.
         heartbeat.register(outbound)
         do {
-            try WebSocketConnection.install(on: channel, outbound: outbound, receiver: inbox, maxMessageBytes: configuration.value.maxFrameBytes)
+            try WebSocketConnection.install(
+                on: channel,
+                outbound: outbound,
+                receiver: inbox,
+                maxFrameBytes: configuration.value.maxFrameBytes,
+                maxMessageBytes: configuration.value.maxFrameBytes
+            )
         } catch {
             heartbeat.unregister(outbound)
             throw error

@@ -70,10 +70,10 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
         self.accept = accept
     }
 
-    /// Reads start with 512-byte buffers (NIO's default: 2 KB) and grow when they fill: each
-    /// connection keeps its last read buffer for the next read, so an idle WebSocket would hold
-    /// 2 KB it never uses (docs/performance.md).
-    static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
+    /// Reads start with 256-byte buffers (NIO's default: 2 KB), enough for a join or an edit,
+    /// and grow when they fill: each connection keeps its last read buffer for the next read, so
+    /// an idle WebSocket holds one of these for ever (docs/performance.md).
+    static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536)
 
     package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {

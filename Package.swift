@@ -151,6 +151,7 @@ let package = Package(
                 "BoardCore",
                 "BoardStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -5,6 +5,7 @@ import BoardStore
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import TimerBoardServer
 
 /// `timerboard serve`: configuration only; everything else lives in TimerBoardServer.
@@ -145,6 +146,7 @@ struct Serve: AsyncParsableCommand {
     )
     @Option(help: "Longest request header, in bytes; longer is answered 431.") var maxHeaderBytes = defaults.maxHeaderBytes
     @OptionGroup var slowClients: SlowClientOptions
+    @OptionGroup var eventLoops: EventLoopOptions
     @Option(help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeoutSeconds = Serve.seconds(
         defaults.helloTimeout
     )
@@ -243,6 +245,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         _ = ProcessStart.seconds
+        eventLoops.apply()
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
@@ -309,6 +312,7 @@ struct Serve: AsyncParsableCommand {
         if let files = OpenFileLimit.raiseToHardLimit() {
             logger.info("each connection is an open file; this process may open \(files.soft)")
         }
+        logger.info("connections are served by \(NIOSingletons.groupLoopCountSuggestion) event loops")
         for variable in EnvironmentOptions(for: Serve.self).unknownVariables(in: ProcessInfo.processInfo.environment) {
             logger.warning("ignoring an environment variable that names no option of serve", metadata: ["tb.variable": "\(variable)"])
         }

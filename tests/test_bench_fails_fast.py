@@ -1,6 +1,7 @@
 """A bench the server refuses stops, says what was refused, how many connections were open and
 which limit to raise, and exits nonzero: it used to wait for answers that never came (idle,
 churn) while holding every socket it had opened. The subprocess timeout only bounds a hang."""
+import socket
 import subprocess
 
 import pytest
@@ -38,3 +39,30 @@ def test_a_bench_with_no_server_behind_the_websocket_says_so(server_factory):
                           "--subscriber-server", "http://127.0.0.1:1"], timeout=60, capture_output=True, text=True)
     assert run.returncode == 1, run.stderr
     assert "could not open" in run.stderr and "is the server running at --server?" in run.stderr, run.stderr
+
+
+def test_fanout_opens_its_subscribers_in_waves_not_all_at_once(server_factory):
+    # Thousands of connects at once overflow a server's listen backlog: a server pinned to one
+    # core then answered some after the bench's connect timeout, and `fanout --subscribers 10000`
+    # failed. Here the subscribers go to a listener that accepts and never answers: the bench
+    # must wait for its first wave (500) instead of opening all 1,200.
+    server = server_factory().start()
+    listener = socket.create_server(("127.0.0.1", 0), backlog=4096)
+    bench = subprocess.Popen([str(BENCH_BINARY), "fanout", "--subscribers", "1200", "--seconds", "1", "--server", server.http,
+                              "--subscriber-server", f"http://127.0.0.1:{listener.getsockname()[1]}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    held = []
+    try:
+        listener.settimeout(3)  # no new connection for 3 s: the bench is waiting for the ones it opened
+        while len(held) < 1200:
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                break
+    finally:
+        bench.kill()
+        bench.wait()
+        for connection in held:
+            connection.close()
+        listener.close()
+    assert len(held) == 500

@@ -34,7 +34,7 @@ public final class FanoutBench: Sendable {
     private let subscribers: [BenchSocket]
     /// One per event loop: what that loop's subscribers recorded.
     private let shards: [FanoutShard]
-    private let counts = Counts()
+    private let counts: Counts
 
     /// What the event loops count and the step reads.
     private final class Counts: Sendable {
@@ -46,70 +46,87 @@ public final class FanoutBench: Sendable {
         let joined = Atomic<Int>(0)
     }
 
-    /// Connects `subscribers` clients and one editor to `target` and waits until all hold the
-    /// board. Gives up with `ConnectFailed` when that has not happened within `patience` (30 s and
-    /// 5 ms per subscriber by default) or the server refused or closed some of them: a bench that
-    /// cannot connect says why and ends instead of waiting for ever.
-    public static func connect(to target: FanoutTarget, subscribers: Int, patience: Duration? = nil) async throws -> FanoutBench {
-        let bench = FanoutBench(target: target, subscriberCount: subscribers)
-        let deadline = ContinuousClock.now + (patience ?? .seconds(30) + .milliseconds(5 * subscribers))
-        try await bench.editor.waitUntilOpen()
-        for (index, subscriber) in bench.subscribers.enumerated() {
-            do {
-                try await subscriber.waitUntilOpen()
-            } catch {
-                await bench.close()
-                throw ConnectFailed(description: "subscriber \(index + 1) of \(subscribers) could not connect: \(error)")
-            }
-        }
-        guard target.isJoined != nil else { return bench }
-        while bench.counts.joined.load(ordering: .relaxed) < subscribers {
-            let closed = bench.subscribers.compactMap(\.serverCloseCode)
-            guard closed.isEmpty, ContinuousClock.now < deadline else {
-                let joined = bench.counts.joined.load(ordering: .relaxed)
-                await bench.close()
-                let codes = Dictionary(grouping: closed, by: { $0 }).map { "\($1.count) closed with \($0)" }.sorted().joined(separator: ", ")
-                throw ConnectFailed(description: "\(joined) of \(subscribers) subscribers joined\(codes.isEmpty ? " in time" : "; " + codes)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return bench
-    }
+    /// Subscribers that connect at once: thousands of connects at once overflow the server's
+    /// listen backlog, and a server on one core then answers some after the bench's timeouts.
+    static let waveSize = 500
 
-    private init(target: FanoutTarget, subscriberCount: Int) {
-        self.target = target
-        self.subscriberCount = subscriberCount
+    /// Connects one editor and `subscribers` clients to `target`, in waves of `waveSize`, and
+    /// waits until all hold the board. Gives up with `ConnectFailed` when that has not happened
+    /// within `patience` (30 s and 5 ms per subscriber by default) or the server refused or closed
+    /// some of them: a bench that cannot connect says why and ends instead of waiting for ever.
+    public static func connect(to target: FanoutTarget, subscribers: Int, patience: Duration? = nil) async throws -> FanoutBench {
+        let deadline = ContinuousClock.now + (patience ?? .seconds(30) + .milliseconds(5 * subscribers))
         let shards = (0..<BenchEventLoops.threadCount).map { _ in FanoutShard() }
-        self.shards = shards
-        let counts = self.counts
-        editor = BenchSocket(url: target.url, eventLoop: BenchEventLoops.loop(0)) { message, _ in
+        let counts = Counts()
+        let editor = BenchSocket(url: target.url, eventLoop: BenchEventLoops.loop(0)) { message, _ in
             if target.isRejection(message) { counts.rejectedEdits.add(1, ordering: .relaxed) }
         }
         for message in target.editorSetup { editor.send(message) }
-        subscribers = (0..<subscriberCount).map { index in
-            let shard = shards[index % shards.count]
-            // Per client, on its event loop: has it signalled that it holds the board yet?
-            let hasJoined = Mutex(target.isJoined == nil)
-            let socket = BenchSocket(
-                url: target.subscriberURLs.isEmpty ? target.url : target.subscriberURLs[index % target.subscriberURLs.count],
-                eventLoop: BenchEventLoops.loop(index)
-            ) { message, arrivedAt in
-                if let seq = target.deliveredSeq(message) {
-                    // A subscriber that stopped reading may still get what NIO had read already.
-                    guard index >= counts.slow.load(ordering: .relaxed) else { return }
-                    shard.delivered(seq, bytes: message.readableBytes, arrivedAt: arrivedAt)
-                } else if let isJoined = target.isJoined, isJoined(message),
-                    hasJoined.withLock({ joined in
-                        defer { joined = true }
-                        return !joined
-                    })
-                {
-                    counts.joined.add(1, ordering: .relaxed)
+        try await editor.waitUntilOpen()
+        var sockets: [BenchSocket] = []
+        func giveUp(_ description: String) async -> ConnectFailed {
+            await editor.close()
+            for socket in sockets { await socket.close() }
+            return ConnectFailed(description: description)
+        }
+        for wave in stride(from: 0, to: subscribers, by: waveSize) {
+            let indices = wave..<min(subscribers, wave + waveSize)
+            sockets += indices.map { subscriber($0, of: target, shards: shards, counts: counts) }
+            for index in indices {
+                do {
+                    try await sockets[index].waitUntilOpen()
+                } catch {
+                    throw await giveUp("subscriber \(index + 1) of \(subscribers) could not connect: \(error)")
                 }
             }
-            for message in target.subscriberHello(index) { socket.send(message) }
-            return socket
+            guard target.isJoined != nil else { continue }
+            while counts.joined.load(ordering: .relaxed) < indices.upperBound {
+                let closed = sockets.compactMap(\.serverCloseCode)
+                guard closed.isEmpty, ContinuousClock.now < deadline else {
+                    let joined = counts.joined.load(ordering: .relaxed)
+                    let codes = Dictionary(grouping: closed, by: { $0 }).map { "\($1.count) closed with \($0)" }.sorted().joined(separator: ", ")
+                    throw await giveUp("\(joined) of \(subscribers) subscribers joined\(codes.isEmpty ? " in time" : "; " + codes)")
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
         }
+        return FanoutBench(target: target, editor: editor, subscribers: sockets, shards: shards, counts: counts)
+    }
+
+    private init(target: FanoutTarget, editor: BenchSocket, subscribers: [BenchSocket], shards: [FanoutShard], counts: Counts) {
+        self.target = target
+        self.subscriberCount = subscribers.count
+        self.editor = editor
+        self.subscribers = subscribers
+        self.shards = shards
+        self.counts = counts
+    }
+
+    /// Subscriber `index`: on its event loop, it records deliveries in its loop's shard and
+    /// counts itself joined once it holds the board.
+    private static func subscriber(_ index: Int, of target: FanoutTarget, shards: [FanoutShard], counts: Counts) -> BenchSocket {
+        let shard = shards[index % shards.count]
+        // Per client, on its event loop: has it signalled that it holds the board yet?
+        let hasJoined = Mutex(target.isJoined == nil)
+        let socket = BenchSocket(
+            url: target.subscriberURLs.isEmpty ? target.url : target.subscriberURLs[index % target.subscriberURLs.count],
+            eventLoop: BenchEventLoops.loop(index)
+        ) { message, arrivedAt in
+            if let seq = target.deliveredSeq(message) {
+                // A subscriber that stopped reading may still get what NIO had read already.
+                guard index >= counts.slow.load(ordering: .relaxed) else { return }
+                shard.delivered(seq, bytes: message.readableBytes, arrivedAt: arrivedAt)
+            } else if let isJoined = target.isJoined, isJoined(message),
+                hasJoined.withLock({ joined in
+                    defer { joined = true }
+                    return !joined
+                })
+            {
+                counts.joined.add(1, ordering: .relaxed)
+            }
+        }
+        for message in target.subscriberHello(index) { socket.send(message) }
+        return socket
     }
 
     private let nextSeq = Atomic<Int>(1)

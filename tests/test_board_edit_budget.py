@@ -66,6 +66,32 @@ def test_many_addresses_share_one_boards_budget_and_http_edits_draw_from_it_too(
         client.close()
 
 
+def test_edits_the_board_refuses_cost_their_address_nothing(server_factory):
+    # One address, budgets that hardly refill: 10 joins and edits in all, the busy board 2 edits.
+    server = server_factory(["--board-edits-per-second", "0.01", "--board-edit-burst", "2",
+                             "--address-edits-per-second", "0.01", "--address-edit-burst", "10"]).start()
+    busy, quiet = server.create_board("Busy"), server.create_board("Quiet")
+    first = RawClient(server.port, None)
+    first.hello_and_join("first-0123456789", busy)  # the address's 1st
+    first.send({"type": "edit", "opId": "s", "ops": [{"op": "addSection", "id": "s", "title": "S"}]})
+    first.send(rename("r0", "kept"))
+    answers = outcomes(first, 2)  # the address's 2nd and 3rd, the board's two
+    assert [a["type"] for a in answers] == ["ack", "ack"], answers
+    # The board refuses the next edit; its client sends it again, eight times: the tries used to
+    # spend the address's 7 tokens left.
+    for _ in range(8):
+        first.send(rename("retried", "refused"))
+    refused = outcomes(first, 8)
+    assert all(a["type"] == "reject" and a["code"] == "rate_limited" for a in refused), refused
+    # The same address, another board: its join and edit still have the address's budget.
+    second = RawClient(server.port, None)
+    second.hello_and_join("second-0123456789", quiet)
+    second.send({"type": "edit", "opId": "q", "ops": [{"op": "addSection", "id": "q", "title": "Q"}]})
+    assert outcomes(second, 1)[0]["type"] == "ack"
+    first.close()
+    second.close()
+
+
 def test_the_board_budget_is_a_flag_with_its_default_in_the_help():
     import subprocess
     from conftest import BINARY

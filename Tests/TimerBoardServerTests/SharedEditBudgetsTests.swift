@@ -24,4 +24,12 @@ import Testing
         #expect((0..<10).allSatisfy { _ in budgets.takeEdit(address: "greedy", board: "b", now: 0) != nil })
         #expect(budgets.takeEdit(address: "polite", board: "b", now: 0) == nil)
     }
+
+    @Test func anEditTheBoardRefusesLeavesTheAddressItsToken() {
+        let budgets = SharedEditBudgets(addressEditsPerSecond: 1, addressBurst: 2, boardEditsPerSecond: 1, boardBurst: 1)
+        #expect(budgets.takeEdit(address: "a", board: "busy", now: 0) == nil)
+        // Refused by the board, again and again: the address spends nothing on them.
+        #expect((0..<5).allSatisfy { _ in budgets.takeEdit(address: "a", board: "busy", now: 0) == 1_000 })
+        #expect(budgets.takeEdit(address: "a", board: "quiet", now: 0) == nil)
+    }
 }

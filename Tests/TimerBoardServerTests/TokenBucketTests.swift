@@ -49,6 +49,15 @@ import Testing
         #expect(budget.admit(opID: "c", now: 250) == nil)
     }
 
+    @Test func anEditOrJoinTheSharedBudgetRefusesLeavesTheConnectionItsToken() {
+        var budget = EditBudget(editsPerSecond: 1, burst: 2, now: 0)
+        #expect(budget.admit(opID: "a", now: 0, shared: { nil }) == nil)
+        #expect(budget.admitJoin(now: 0, shared: { 500 }) == 500)
+        #expect(budget.admit(opID: "b", now: 0, shared: { 500 }) == 500)
+        #expect(budget.admit(opID: "b", now: 0, shared: { nil }) == nil)  // its token was still there
+        #expect(budget.admit(opID: "c", now: 0) == 1_000)
+    }
+
     @Test func aHoldLapsesForAClientThatGaveUpOnTheRefusedEdit() {
         var budget = EditBudget(editsPerSecond: 10, burst: 1, now: 0)
         #expect(budget.admit(opID: "a", now: 0) == nil)

@@ -52,6 +52,7 @@ struct EditRoutes {
         return try await boards.withBoard(request, context, needs: .edit) { room, secret in
             // Only once the secret is known good: without it, nobody spends a board's budget.
             if let wait = editBudgets.takeEdit(address: address, board: room.boardID, now: clock.now()) {
+                editLimiter.giveBack(address, now: clock.now())  // a refused edit costs nothing
                 let message = "too many edits from this address or to this board; nothing changed, send it again in \(wait) ms"
                 return Self.response(for: .reject(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait)))
             }

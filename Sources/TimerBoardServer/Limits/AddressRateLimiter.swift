@@ -32,6 +32,16 @@ final class AddressRateLimiter: Sendable {
         }
     }
 
+    /// Returns the token `take` just took from `address`: a later budget refused the request.
+    func giveBack(_ address: String, now: Int64) {
+        guard rate > 0 else { return }
+        buckets.withLock { buckets in
+            guard var bucket = buckets[address] else { return }
+            bucket.giveBack(now: now)
+            buckets[address] = bucket
+        }
+    }
+
     /// Charges `address` `cost` more tokens after the fact (an edit that turned into many
     /// changes); the bucket may go into debt, down to minus its burst.
     func charge(_ address: String, _ cost: Double, now: Int64) {

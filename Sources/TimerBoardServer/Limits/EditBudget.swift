@@ -25,7 +25,7 @@ struct EditBudget: Sendable {
             var probe = bucket
             return max(1, probe.take(now: now) ?? 1)
         }
-        if let wait = bucket.take(now: now) ?? shared() {
+        if let wait = take(now: now, shared: shared) {
             if held == nil || held?.opID == opID || held!.until <= now {
                 held = (opID, now + wait + Self.holdSlackMs)
             }
@@ -38,7 +38,16 @@ struct EditBudget: Sendable {
     /// Nil when a join may go ahead, else the milliseconds to wait: a join can load a whole
     /// board from the store, so a stream of them (wrong secrets, say) draws from the same budget.
     mutating func admitJoin(now: Int64, shared: () -> Int64? = { nil }) -> Int64? {
-        bucket.take(now: now) ?? shared()
+        take(now: now, shared: shared)
+    }
+
+    /// A token of this connection's, then one of `shared`; when `shared` refuses, this
+    /// connection's token goes back: a refused request costs nothing.
+    private mutating func take(now: Int64, shared: () -> Int64?) -> Int64? {
+        if let wait = bucket.take(now: now) { return wait }
+        guard let wait = shared() else { return nil }
+        bucket.giveBack(now: now)
+        return wait
     }
 
     /// Charges an edit that fanned out into `changes` changes, after it ran: what it costs

@@ -22,8 +22,11 @@ struct SharedEditBudgets: Sendable {
 
     /// An edit from `address` to `board`: nil, or the milliseconds to wait. The board's token is
     /// taken only once the address has one, so an address over its own budget spends nothing of
-    /// the board's.
+    /// the board's; an edit the board's budget refuses gives the address its token back.
     func takeEdit(address: String, board: String, now: Int64) -> Int64? {
-        perAddress.take(address, now: now) ?? perBoard.take(board, now: now)
+        if let wait = perAddress.take(address, now: now) { return wait }
+        guard let wait = perBoard.take(board, now: now) else { return nil }
+        perAddress.giveBack(address, now: now)
+        return wait
     }
 }

@@ -30,6 +30,14 @@ struct TokenBucket: Sendable {
         return nil
     }
 
+    /// Returns the token `take` just took, for a request that a later budget refused: what was
+    /// refused cost the client nothing (docs/protocol.md, `rate_limited`).
+    mutating func giveBack(now: Int64) {
+        guard !isUnlimited else { return }
+        refill(now: now)
+        tokens = min(burst, tokens + 1)
+    }
+
     /// Charges work already done; the debt is bounded by one burst.
     mutating func charge(_ cost: Double, now: Int64) {
         guard !isUnlimited, cost > 0 else { return }

@@ -25,8 +25,6 @@ package final class Outbound: Sendable, Identifiable {
     package let eventLoop: any EventLoop
     /// Something arrived from the peer since the heartbeat last looked (set by the connection).
     private let heardFrom = Atomic<Bool>(true)
-    /// Closes the WebSocket with a code and reason; set by `attach`, called at most once.
-    private let close = Mutex<(@Sendable (WebSocketErrorCode, String) -> Void)?>(nil)
 
     private struct State {
         var frames: [OutboundFrame] = []
@@ -36,6 +34,8 @@ package final class Outbound: Sendable, Identifiable {
         var writable = true
         var isOpen = true
         var overflowed = false
+        /// `disconnect` may still close the writer: at most once, and never after `finish`.
+        var mayClose = true
         /// Waiting in `untilRoomToAnswer` for the queue to empty out.
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         /// Answers a board holds for this connection until the edits before them are durable
@@ -67,19 +67,19 @@ package final class Outbound: Sendable, Identifiable {
 
     /// Writes the frames with `writer` (a WebSocket connection, or an event stream over HTTP):
     /// on the event loop. The writer says when it is full (`setWritable(false)`) and when it has
-    /// room again, as a socket's writability does; `close` ends the stream.
-    package func attach(writer: any OutboundWriter, close: @escaping @Sendable (WebSocketErrorCode, String) -> Void) {
-        self.close.withLock { $0 = close }
+    /// room again, as a socket's writability does. The two hold each other until the writer
+    /// ends (`writerEnded`, or the connection's channel closes).
+    package func attach(writer: any OutboundWriter) {
         self.writer.value = writer
     }
 
-    /// The writer attached with `attach(writer:close:)` can take frames again, or cannot. On the
+    /// The writer attached with `attach(writer:)` can take frames again, or cannot. On the
     /// event loop.
     package func setWritable(_ writable: Bool) {
         writabilityChanged(to: writable)
     }
 
-    /// The stream that `attach(writer:close:)` fed has ended: nothing more is taken.
+    /// The stream that `attach(writer:)` fed has ended: nothing more is taken.
     package func writerEnded() {
         writerRemoved()
     }
@@ -196,16 +196,18 @@ package final class Outbound: Sendable, Identifiable {
     /// Takes no more frames; what is queued is still written.
     package func finish() {
         stopTakingFrames()
-        close.withLock { $0 = nil }
+        state.withLock { $0.mayClose = false }
     }
 
-    /// Takes no more frames and closes the connection.
+    /// Takes no more frames and closes the connection, on its event loop.
     package func disconnect(_ code: WebSocketErrorCode, reason: String) {
         stopTakingFrames()
-        close.withLock { close in
-            defer { close = nil }
-            return close
-        }?(code, reason)
+        let closes = state.withLock { state in
+            defer { state.mayClose = false }
+            return state.mayClose
+        }
+        guard closes else { return }
+        eventLoop.execute { self.writer.value?.close(code, reason: reason) }
     }
 
     /// Takes no more frames, and lets go of whoever waits for room to answer.
@@ -278,4 +280,6 @@ package final class Outbound: Sendable, Identifiable {
 package protocol OutboundWriter: AnyObject {
     /// Writes the frames, in order, and flushes.
     func write(_ frames: [OutboundFrame])
+    /// Ends the stream with a code and a reason (a WebSocket's close frame).
+    func close(_ code: WebSocketErrorCode, reason: String)
 }

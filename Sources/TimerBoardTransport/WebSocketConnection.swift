@@ -70,14 +70,10 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
             maxFrameBytes: maxFrameBytes,
             maxMessageBytes: maxMessageBytes
         )
-        let eventLoop = channel.eventLoop
-        let bound = NIOLoopBound(connection, eventLoop: eventLoop)
         try channel.pipeline.syncOperations.addHandler(connection)
-        // The queue closes through the connection, so its close follows the handshake. The
-        // queue and the connection hold each other until the channel ends (`ended`).
-        outbound.attach(writer: connection) { code, reason in
-            eventLoop.execute { bound.value.close(code, reason: reason) }
-        }
+        // The queue writes and closes through the connection, so its close follows the
+        // handshake. The two hold each other until the channel ends (`ended`).
+        outbound.attach(writer: connection)
         // One read per wake-up: a connection then keeps one read buffer, not up to four (NIO
         // keeps a pool of them per channel), and clients send small messages.
         try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)

@@ -5,7 +5,6 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import NIOCore
-import NIOWebSocket
 import TimerBoardTransport
 
 /// `GET /api/boards/ID/events`: a board followed over plain HTTP (`curl -N`, `EventSource`), as a
@@ -84,7 +83,7 @@ struct EventStreamRoutes {
         let outbound = Outbound(id: connectionCounter.next(), capacity: queueLimit, eventLoop: context.eventLoop)
         let writer = EventStreamWriter(withPresence: query["presence"] == "true") { [weak outbound] in outbound?.setWritable(false) }
         try await context.eventLoop.submit {
-            outbound.attach(writer: writer) { code, reason in writer.close(code: Int(UInt16(webSocketErrorCode: code)), reason: reason) }
+            outbound.attach(writer: writer)
         }.get()
         let room: BoardRoom
         switch await join(id, outbound: outbound, since: since, secretHash: secretHash) {

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOWebSocket
 import Synchronization
 import TimerBoardTransport
 
@@ -48,6 +49,11 @@ final class EventStreamWriter: OutboundWriter, Sendable {
     /// A keep-alive comment, from the body's own timer.
     func keepAlive() {
         continuation.yield(ServerSentEvent.keepAlive)
+    }
+
+    /// The queue's `disconnect`: the WebSocket close code and reason as the last event.
+    func close(_ code: WebSocketErrorCode, reason: String) {
+        close(code: Int(UInt16(webSocketErrorCode: code)), reason: reason)
     }
 
     /// The last event, then the end of the stream.

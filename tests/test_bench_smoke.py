@@ -107,3 +107,19 @@ def test_fanout_on_several_generator_threads_counts_every_delivery_once(server, 
     step = result[0] if isinstance(result, list) else result
     assert step["deliveries"] == 9 * step["edits"] and step["lostDeliveries"] == 0
     assert step["lastSubscriber"]["p50"] >= step["perDelivery"]["p50"] > 0
+
+
+def test_fanout_over_several_boards_delivers_each_boards_edits_to_its_own_subscribers(server, tmp_path):
+    # Three boards, each with its editor and 7 subscribers, 10 edits/s on each: every edit must
+    # reach the 7 subscribers of its board, and only those (were all 21 on one board, its edits
+    # would make the same number of deliveries, but no other board's edit would reach all of its).
+    result = bench(server, "fanout", "--boards", "3", "--subscribers", "7", "--rate", "10", "--seconds", "1", tmp_path=tmp_path)
+    assert result["boards"] == 3 and result["edits"] == 3 * 10
+    assert result["deliveries"] == 3 * 10 * 7 and result["lostDeliveries"] == 0
+    assert result["lastSubscriber"]["count"] == 3 * 10
+
+
+def test_fanout_refuses_several_boards_of_a_peer_that_can_measure_one(tmp_path):
+    run = subprocess.run([str(BENCH_BINARY), "fanout", "--boards", "2", "--target", "y-websocket", "--peer-url", "ws://127.0.0.1:1",
+                          "--y-updates", str(tmp_path / "none.bin")], timeout=60, capture_output=True, text=True)
+    assert run.returncode != 0 and "y-websocket measures one board" in run.stderr, run.stderr

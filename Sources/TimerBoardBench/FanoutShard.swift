@@ -48,7 +48,8 @@ final class FanoutShard: Sendable {
 }
 
 /// A step's figures from every shard: deliveries merged, and each edit's last delivery across
-/// all loops (an edit reached its last subscriber when every loop's count adds up).
+/// all loops (an edit reached its last subscriber when every loop's count adds up to the
+/// subscribers it was meant for: `subscribers(seq)`, those of its board that still read).
 struct FanoutFigures {
     var perDelivery = LatencyHistogram()
     var lastSubscriber = LatencyHistogram()
@@ -56,7 +57,7 @@ struct FanoutFigures {
     var lastDeliveryAt: UInt64 = 0
     var bytesPerChangeset = 0
 
-    init(_ shards: [FanoutShard], subscribers: Int) {
+    init(_ shards: [FanoutShard], subscribers: (_ seq: Int) -> Int?) {
         var counts: [Int: (count: Int, lastArrival: UInt64)] = [:]
         var sendTimes: [Int: UInt64] = [:]
         for shard in shards {
@@ -72,7 +73,7 @@ struct FanoutFigures {
                 }
             }
         }
-        for (seq, seen) in counts where seen.count == subscribers {
+        for (seq, seen) in counts where seen.count == subscribers(seq) {
             guard let sentAt = sendTimes[seq] else { continue }
             lastSubscriber.record(microseconds: (seen.lastArrival &- sentAt) / 1_000)
         }

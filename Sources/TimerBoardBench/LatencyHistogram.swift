@@ -21,11 +21,13 @@ final class LatencyHistogram: Sendable {
         histogram.withLock { Double($0.valueAtPercentile(percentile)) / 1_000 }
     }
 
-    /// p50, p99, p99.9 and max in milliseconds, as a report row wants them.
+    /// p50, p99, p99.9 and max in milliseconds, as a report row wants them, and how many
+    /// latencies they summarise (`count`).
     var summary: [String: Double] {
         [
             "p50": milliseconds(at: 50), "p99": milliseconds(at: 99), "p99.9": milliseconds(at: 99.9),
             "max": histogram.withLock { Double($0.max) / 1_000 },
+            "count": Double(count),
         ]
     }
 }

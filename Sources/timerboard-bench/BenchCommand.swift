@@ -56,8 +56,28 @@ struct Bench: AsyncParsableCommand {
                 "For timerboard: a node (http://host:port) the subscribers connect to instead of --server, in turn; repeat it for each node of a cluster."
         )
         var subscriberServer: [String] = []
+        @Option(help: "Boards edited at once, each with its own editor and --subscribers subscribers; --rate is per board.")
+        var boards = 1
 
-        func make(server: String) async throws -> FanoutTarget {
+        func validate() throws {
+            guard boards >= 1 else { throw ValidationError("--boards must be at least 1") }
+            // Its edits are fixed records, one document's: a second board would get the first's.
+            guard boards == 1 || target != .yWebsocket else { throw ValidationError("y-websocket measures one board: leave out --boards") }
+        }
+
+        /// One target per board: a new board (or room) each.
+        func make(server: String) async throws -> [FanoutTarget] {
+            var targets: [FanoutTarget] = []
+            for _ in 0..<boards { targets.append(try await makeOne(server: server)) }
+            return targets
+        }
+
+        /// What is printed above a table: the server measured and how many it carries.
+        func describe(_ targets: [FanoutTarget], subscribers: Int) -> String {
+            targets.count == 1 ? "\(targets[0].name), \(subscribers) subscribers" : "\(targets[0].name), \(targets.count) boards × \(subscribers) subscribers"
+        }
+
+        private func makeOne(server: String) async throws -> FanoutTarget {
             switch target {
             case .timerboard:
                 return try await .timerBoard(server: server, subscriberServers: subscriberServer)
@@ -118,17 +138,17 @@ struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One board, N subscribers, edits at a fixed rate.")
         @OptionGroup var common: Common
         @OptionGroup var target: TargetOptions
-        @Option(help: "Subscribed connections.") var subscribers = 1_000
+        @Option(help: "Subscribed connections (on each board).") var subscribers = 1_000
         @Option(help: "Edits per second.") var rate = 20.0
         @Option(help: "Seconds of editing.") var seconds = 10.0
 
         func run() async throws {
             common.begin()
-            let target = try await target.make(server: common.server)
-            let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
+            let targets = try await target.make(server: common.server)
+            let bench = try await FanoutBench.connect(to: targets, subscribersPerBoard: subscribers)
             let step = try await bench.step(rate: rate, seconds: seconds, server: common.serverProcess)
             await bench.close()
-            print("fanout: \(target.name), \(subscribers) subscribers")
+            print("fanout: \(target.describe(targets, subscribers: subscribers))")
             print(Bench.header)
             Bench.report(step)
             try common.write(step)
@@ -139,7 +159,7 @@ struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Raise the edit rate until p99 to the last subscriber passes 100 ms.")
         @OptionGroup var common: Common
         @OptionGroup var target: TargetOptions
-        @Option(help: "Subscribed connections.") var subscribers = 1_000
+        @Option(help: "Subscribed connections (on each board).") var subscribers = 1_000
         @Option(help: "Seconds per rate.") var seconds = 5.0
         @Option(help: "The p99 (ms, edit to last subscriber) that marks the knee.") var limit = 100.0
         @Option(help: "Steps that halve the interval between the last rate under the limit and the first over it.")
@@ -149,9 +169,9 @@ struct Bench: AsyncParsableCommand {
 
         func run() async throws {
             common.begin()
-            let target = try await target.make(server: common.server)
-            let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
-            print("saturate: \(target.name), \(subscribers) subscribers, knee at p99 (last subscriber) > \(limit) ms")
+            let targets = try await target.make(server: common.server)
+            let bench = try await FanoutBench.connect(to: targets, subscribersPerBoard: subscribers)
+            print("saturate: \(target.describe(targets, subscribers: subscribers)), knee at p99 (last subscriber) > \(limit) ms")
             print(Bench.header)
             var steps: [FanoutBench.Step] = []
             func holds(_ step: FanoutBench.Step) -> Bool {
@@ -197,7 +217,7 @@ struct Bench: AsyncParsableCommand {
         )
         @OptionGroup var common: Common
         @OptionGroup var target: TargetOptions
-        @Option(help: "Subscribed connections.") var subscribers = 1_000
+        @Option(help: "Subscribed connections (on each board).") var subscribers = 1_000
         @Option(help: "Share of subscribers that stop reading.") var fraction = 0.01
         @Option(help: "Edits per second.") var rate = 100.0
         @Option(help: "Seconds of editing, before and after they stop.") var seconds = 10.0
@@ -213,8 +233,8 @@ struct Bench: AsyncParsableCommand {
 
         func run() async throws {
             common.begin()
-            let target = try await target.make(server: common.server)
-            let bench = try await FanoutBench.connect(to: target, subscribers: subscribers)
+            let targets = try await target.make(server: common.server)
+            let bench = try await FanoutBench.connect(to: targets, subscribersPerBoard: subscribers)
             let server = common.serverProcess
             let before = try await bench.step(rate: rate, seconds: seconds, server: server)
             let memoryBefore = server?.residentMemory()
@@ -223,7 +243,7 @@ struct Bench: AsyncParsableCommand {
             let memoryAfter = server?.residentMemory()
             await bench.close()
             let ratio = (after.lastSubscriber["p99"] ?? 0) / max(0.001, before.lastSubscriber["p99"] ?? 0)
-            print("slow consumers: \(target.name), \(subscribers) subscribers, then \(stopped) stop reading")
+            print("slow consumers: \(target.describe(targets, subscribers: subscribers)), then \(stopped) stop reading")
             print(Bench.header)
             Bench.report(before)
             Bench.report(after)

@@ -11,13 +11,13 @@ import TimerBoardTransport
 /// as its `SessionInbox` hands them over. It holds no task while the connection idles.
 /// Everything the connection is sent goes through its `Outbound` queue, straight into the channel.
 final class ClientSession: Sendable {
-    let registry: BoardRegistry
-    /// Shared by every session, by reference: one configuration, not a copy per connection.
-    private let settings: SharedConfiguration
-    private var configuration: ServerConfiguration { settings.value }
-    private var metrics: ServerMetrics { settings.metrics }
-    let clock: any ServerClock
-    private let baseLogger: Logger
+    /// Shared by every session, by reference: an idle connection holds one pointer to them,
+    /// not copies of the configuration, clock and logger (docs/performance.md).
+    private let services: SessionServices
+    private var configuration: ServerConfiguration { services.configuration }
+    private var metrics: ServerMetrics { services.metrics }
+    private var registry: BoardRegistry { services.registry }
+    private var clock: any ServerClock { services.clock }
     let outbound: Outbound
     /// The client's address (`ClientAddress`), whose edit budget this connection shares.
     private let address: String
@@ -41,29 +41,15 @@ final class ClientSession: Sendable {
 
     /// A session for an upgraded connection; on the connection's event loop, before its
     /// handlers are installed.
-    init(
-        outbound: Outbound,
-        channel: any Channel,
-        address: String,
-        registry: BoardRegistry,
-        configuration: SharedConfiguration,
-        clock: any ServerClock,
-        logger: Logger
-    ) {
+    init(outbound: Outbound, channel: any Channel, address: String, services: SessionServices) {
         self.address = address
-        self.registry = registry
-        settings = configuration
-        self.clock = clock
-        baseLogger = logger
+        self.services = services
         self.outbound = outbound
+        let configuration = services.configuration
         state = Mutex(
             State(
-                editBudget: EditBudget(
-                    editsPerSecond: configuration.value.editsPerSecond,
-                    burst: configuration.value.editBurst,
-                    now: clock.now()
-                ),
-                helloDeadline: Self.scheduleHelloDeadline(on: channel, outbound: outbound, timeout: configuration.value.helloTimeout, logger: logger)
+                editBudget: EditBudget(editsPerSecond: configuration.editsPerSecond, burst: configuration.editBurst, now: services.clock.now()),
+                helloDeadline: Self.scheduleHelloDeadline(on: channel, outbound: outbound, timeout: configuration.helloTimeout, logger: services.logger)
             )
         )
     }
@@ -71,7 +57,7 @@ final class ClientSession: Sendable {
     /// The logger, with the connection's id: built when something is logged, so an idle
     /// connection holds no metadata of its own.
     private var logger: Logger {
-        var logger = baseLogger
+        var logger = services.logger
         logger[metadataKey: "tb.connection.id"] = .stringConvertible(outbound.id)
         return logger
     }
@@ -106,7 +92,7 @@ final class ClientSession: Sendable {
 
     /// One join from the address's budget: nil, or the milliseconds to wait.
     private func takeFromAddress() -> Int64? {
-        settings.editBudgets.takeJoin(address: address, now: clock.now())
+        services.editBudgets.takeJoin(address: address, now: clock.now())
     }
 
     // MARK: Messages
@@ -165,7 +151,7 @@ final class ClientSession: Sendable {
             try await joinBoard(join, clientID: clientID, state: &state)
         case .edit(let edit):
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
-            let shared = { self.settings.editBudgets.takeEdit(address: self.address, board: room.boardID, now: self.clock.now()) }
+            let shared = { self.services.editBudgets.takeEdit(address: self.address, board: room.boardID, now: self.clock.now()) }
             if let wait = state.editBudget.admit(opID: edit.opID, now: clock.now(), shared: shared) {
                 let message = "more edits a second than this connection (\(configuration.editsPerSecond)), its address (\(configuration.addressEditsPerSecond)) or this board (\(configuration.boardEditsPerSecond)) may send; nothing changed, send it again in \(wait) ms"
                 return await room.refuse(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait), to: outbound)
@@ -238,19 +224,5 @@ final class ClientSession: Sendable {
         } else {
             outbound.send(frame)
         }
-    }
-}
-
-/// The server's configuration and metrics, made once and shared by reference by every session.
-final class SharedConfiguration: Sendable {
-    let value: ServerConfiguration
-    let metrics: ServerMetrics
-    /// Edits and joins per client address and edits per board, shared with the HTTP edits.
-    let editBudgets: SharedEditBudgets
-
-    init(_ value: ServerConfiguration, metrics: ServerMetrics, editBudgets: SharedEditBudgets) {
-        self.value = value
-        self.metrics = metrics
-        self.editBudgets = editBudgets
     }
 }

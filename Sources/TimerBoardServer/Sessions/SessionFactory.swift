@@ -9,11 +9,8 @@ struct SessionFactory: Sendable {
     /// The one path of the board socket.
     static let path = "/ws"
 
-    let configuration: SharedConfiguration
-    let registry: BoardRegistry
+    let services: SessionServices
     let heartbeat: Heartbeat
-    let clock: any ServerClock
-    let logger: Logger
     private let originPolicy: OriginPolicy
     private let trustedProxies: TrustedProxies
     /// Shared with the event streams: a room's subscribers need ids that no two connections share.
@@ -30,12 +27,16 @@ struct SessionFactory: Sendable {
         logger: Logger
     ) {
         self.connectionCounter = connectionCounter
-        self.configuration = SharedConfiguration(configuration, metrics: metrics, editBudgets: editBudgets)
+        services = SessionServices(
+            configuration: configuration,
+            metrics: metrics,
+            editBudgets: editBudgets,
+            registry: registry,
+            clock: clock,
+            logger: logger
+        )
         trustedProxies = configuration.trustedProxies
-        self.registry = registry
         self.heartbeat = heartbeat
-        self.clock = clock
-        self.logger = logger
         originPolicy = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
     }
 
@@ -44,7 +45,7 @@ struct SessionFactory: Sendable {
     /// visitor's browser (cross-site WebSocket hijacking).
     func accept(_ request: HTTPRequest, channel: any Channel) -> WebSocketUpgradeChannel.Acceptance? {
         guard request.method == .get, request.path.map(Self.pathOnly) == Self.path, originPolicy.allows(request) else { return nil }
-        let acceptsDeflate = configuration.value.permessageDeflate && DeflateNegotiation.isNegotiated(by: request.headerFields)
+        let acceptsDeflate = services.configuration.permessageDeflate && DeflateNegotiation.isNegotiated(by: request.headerFields)
         var headers = HTTPFields()
         if acceptsDeflate { headers[.secWebSocketExtensions] = DeflateNegotiation.response }
         let connectionID = connectionCounter.next()
@@ -64,19 +65,11 @@ struct SessionFactory: Sendable {
     private func start(connectionID: Int, address: String, acceptsDeflate: Bool, on channel: any Channel) throws {
         let outbound = Outbound(
             id: connectionID,
-            capacity: configuration.value.outboundQueueLimit,
+            capacity: services.configuration.outboundQueueLimit,
             acceptsDeflate: acceptsDeflate,
             eventLoop: channel.eventLoop
         )
-        let session = ClientSession(
-            outbound: outbound,
-            channel: channel,
-            address: address,
-            registry: registry,
-            configuration: configuration,
-            clock: clock,
-            logger: logger
-        )
+        let session = ClientSession(outbound: outbound, channel: channel, address: address, services: services)
         let inbox = SessionInbox(session: session, connection: WebSocketControl(channel: channel), heartbeat: heartbeat)
         // Registered first: a channel that closes during the install tells the inbox, which
         // unregisters it, so the heartbeat never keeps a connection that is gone.
@@ -86,8 +79,8 @@ struct SessionFactory: Sendable {
                 on: channel,
                 outbound: outbound,
                 receiver: inbox,
-                maxFrameBytes: configuration.value.maxFrameBytes,
-                maxMessageBytes: configuration.value.maxFrameBytes
+                maxFrameBytes: services.configuration.maxFrameBytes,
+                maxMessageBytes: services.configuration.maxFrameBytes
             )
         } catch {
             heartbeat.unregister(outbound)

@@ -39,3 +39,41 @@ def test_wrong_operator_tokens_from_one_address_get_429_after_a_few(server_facto
     # Another address has its own budget; a board's own link is no operator request.
     assert get(server, "/api/boards", ADMIN_TOKEN, source="127.0.0.2")[0] == 200
     assert server.snapshot(board)["title"] == "Guessed at"
+
+
+def test_a_boards_routes_count_secrets_that_open_nothing_and_then_compare_no_operator_token(server_factory):
+    # A board's routes take the operator token as its owner's secret: they used to compare any
+    # number of guesses at it (200 for the right one, 404 for the others).
+    server = server_factory(["--operator-guesses-per-minute", "0.01", "--operator-guess-burst", "3"]).start()
+    board = server.create_board("Guessed at")
+    # The board's links are no guesses, however often.
+    assert all(get(server, f"/api/boards/{board}", board.view)[0] == 200 for _ in range(5))
+    assert all(get(server, f"/api/boards/{board}", f"wrong-secret-{n}")[0] == 404 for n in range(3))
+    # Out of guesses: a secret that opens nothing gets 429, the operator token is no longer
+    # compared (so it opens nothing either), and the board's own links work as before.
+    for token in ("wrong-secret-3", ADMIN_TOKEN):
+        status, headers = get(server, f"/api/boards/{board}", token)
+        assert status == 429 and int(headers["retry-after"]) > 0, (token, status)
+    assert get(server, f"/api/boards/{board}", board.view)[0] == 200
+    status, body = server.request("PATCH", f"/api/boards/{board}", secret=board.owner, body={"title": "Renamed"})
+    assert status == 200, body
+    # The same budget as the operator's own routes; another address has its own.
+    assert get(server, "/api/boards", ADMIN_TOKEN)[0] == 429
+    assert get(server, f"/api/boards/{board}", ADMIN_TOKEN, source="127.0.0.2")[0] == 200
+
+
+def test_the_event_stream_tells_no_guesser_which_token_is_the_operators(server_factory):
+    # An event stream refuses the operator token with 403 and a wrong secret with 404: that
+    # difference used to answer any number of guesses, on any board id.
+    server = server_factory(["--operator-guesses-per-minute", "0.01", "--operator-guess-burst", "2"]).start()
+    assert get(server, "/api/boards/any-id/events", ADMIN_TOKEN)[0] == 403
+    status, _ = server.request("POST", "/api/boards/any-id/event-tickets", secret=ADMIN_TOKEN)
+    assert status == 403
+    assert get(server, "/api/boards/any-id/events", "wrong-secret-0")[0] == 404
+    status, _ = server.request("POST", "/api/boards/any-id/event-tickets", secret="wrong-secret-1")
+    assert status == 404
+    for token in ("wrong-secret-2", ADMIN_TOKEN):
+        status, headers = get(server, "/api/boards/any-id/events", token)
+        assert status == 429 and int(headers["retry-after"]) > 0, (token, status)
+        status, body = server.request("POST", "/api/boards/any-id/event-tickets", secret=token)
+        assert status == 429 and body["code"] == "rate_limited", (token, status, body)

@@ -24,4 +24,20 @@ import Testing
         let none = OperatorGuesses(adminToken: nil, perMinute: 6, burst: 1)
         #expect(none.check(token, address: "a", now: 0) == .notOperator)
     }
+
+    @Test func onABoardsRoutesOnlyATokenThatOpensNothingIsAGuessAndNoneIsComparedOnceTheyRunOut() {
+        let guesses = OperatorGuesses(adminToken: token, perMinute: 6, burst: 2)
+        // Comparing takes nothing: most tokens there are links' secrets.
+        #expect((0..<20).allSatisfy { _ in guesses.checkOnBoardRoute("a-link-secret", address: "a", now: 0) == .notOperator })
+        #expect(guesses.checkOnBoardRoute(token, address: "a", now: 0) == .isOperator)
+        guesses.missed(address: "a", now: 0)
+        guesses.missed(address: "a", now: 0)
+        #expect(guesses.checkOnBoardRoute(token, address: "a", now: 0) == .tooMany(waitMs: 10_000))
+        #expect(guesses.check(token, address: "a", now: 0) == .tooMany(waitMs: 10_000))
+        #expect(guesses.checkOnBoardRoute(token, address: "b", now: 0) == .isOperator)
+        // Without an operator token there is nothing to guess: nothing counts.
+        let none = OperatorGuesses(adminToken: nil, perMinute: 6, burst: 1)
+        for _ in 0..<5 { none.missed(address: "a", now: 0) }
+        #expect(none.checkOnBoardRoute("anything", address: "a", now: 0) == .notOperator)
+    }
 }

@@ -186,7 +186,6 @@ func assemble(
         connections: guardSettings.limiter,
         connectionCounter: connectionCounter,
         tickets: EventStreamTickets(),
-        trustedProxies: configuration.trustedProxies,
         queueLimit: configuration.outboundQueueLimit,
         keepAliveInterval: configuration.heartbeatInterval / 2,
         clock: clock,

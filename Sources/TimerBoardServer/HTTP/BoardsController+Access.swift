@@ -10,23 +10,41 @@ struct BoardReloading: Error {}
 
 extension BoardsController {
     /// Runs `body` with the board's room when the request's Bearer secret gives at least `needs`
-    /// (the operator token counts as the owner's). No board, no secret and a wrong secret get
-    /// the same 404; a valid secret of a lesser role gets 403. A store that fails, or does not
-    /// answer within `storeTimeout`, answers 503: the work is then cancelled, and a store call
-    /// still waiting for the database gives up and changes nothing.
+    /// (the operator token counts as the owner's, unless the route passes `refusingOperator`,
+    /// its answer to the operator token). No board, no secret and a wrong secret get the same
+    /// 404; a valid secret of a lesser role gets 403. A store that fails, or does not answer
+    /// within `storeTimeout`, answers 503: the work is then cancelled, and a store call still
+    /// waiting for the database gives up and changes nothing.
+    ///
+    /// A secret that is neither a link of the board nor the operator token is a guess
+    /// (`OperatorGuesses.missed`); an address out of guesses has its token compared with links
+    /// only, and gets 429 where it would get the 404.
     func withBoard(
         _ request: Request,
-        _ context: some RequestContext,
+        _ context: TimerBoardRequestContext,
         needs: BoardRole,
+        refusingOperator: HTTPAnswer? = nil,
         _ body: @escaping @Sendable (BoardRoom, String) async throws -> Response
     ) async throws -> Response {
         let id = try context.parameters.require("id")
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         guard let secret = request.bearerToken else { return notFound.response }
-        let work = Task<Response, any Error> { await self.serve(id: id, secret: secret, needs: needs, notFound: notFound, body) }
+        let address = clientAddress(request, context)
+        let verdict = operatorGuesses.checkOnBoardRoute(secret, address: address, now: clock.now())
+        if verdict == .isOperator, let refusingOperator { return refusingOperator.response }
+        let isOperator = verdict == .isOperator
+        let work = Task<BoardRouteOutcome, any Error> {
+            await self.serve(id: id, secret: secret, isOperator: isOperator, needs: needs, notFound: notFound, body)
+        }
         switch await Deadline.wait(for: work, within: storeTimeout) {
-        case .finished(let result):
-            return (try? result.get()) ?? Self.unavailable
+        case .finished(.success(.answered(let response))):
+            return response
+        case .finished(.success(.noSuchBoard)):
+            operatorGuesses.missed(address: address, now: clock.now())
+            if case .tooMany(let wait) = verdict { return Self.tooManyWrongSecrets(wait) }
+            return notFound.response
+        case .finished(.failure):
+            return Self.unavailable
         case .late:
             logger.error(
                 "a board request found no answer from the store in time",
@@ -34,6 +52,13 @@ extension BoardsController {
             )
             return Self.unavailable
         }
+    }
+
+    /// What `serve` came to: an answer, or no board that the secret opens (which `withBoard`
+    /// answers, and counts as a guess).
+    private enum BoardRouteOutcome: Sendable {
+        case answered(Response)
+        case noSuchBoard
     }
 
     /// The store did not answer (in time): the same 503 for every board route.
@@ -47,10 +72,11 @@ extension BoardsController {
     private func serve(
         id: String,
         secret: String,
+        isOperator: Bool,
         needs: BoardRole,
         notFound: HTTPAnswer,
         _ body: @Sendable (BoardRoom, String) async throws -> Response
-    ) async -> Response {
+    ) async -> BoardRouteOutcome {
         let secretHash = BoardSecrets.hash(secret)
         for _ in 0..<3 {
             var inUse: BoardRoom?
@@ -60,22 +86,22 @@ extension BoardsController {
                 while inUse == nil {
                     try Task.checkCancellation()
                     // The operator token is no link: only a link's secret is checked before loading.
-                    let lookup = isOperator(secret) ? try await registry.room(for: id) : try await registry.room(for: id, secretHash: secretHash)
-                    guard let found = lookup else { return notFound.response }
+                    let lookup = isOperator ? try await registry.room(for: id) : try await registry.room(for: id, secretHash: secretHash)
+                    guard let found = lookup else { return .noSuchBoard }
                     if await found.beginRequest() { inUse = found }
                 }
             } catch {
                 logger.error("loading a board failed", metadata: ["tb.board.id": "\(id)", "tb.error": "\(error)"])
-                return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
+                return .answered(HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response)
             }
-            guard let room = inUse else { return Self.unavailable }
-            let response = await answer(room: room, secret: secret, needs: needs, notFound: notFound, body)
+            guard let room = inUse else { return .answered(Self.unavailable) }
+            let response = await answer(room: room, secret: secret, isOperator: isOperator, needs: needs, notFound: notFound, body)
             await room.endRequest()
             // After the answer: letting an idle room go waits for its last writes, the answer need not.
             Task { [registry] in await registry.releaseIfIdle(room) }
             if let response { return response }
         }
-        return HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; nothing was done, try again").response
+        return .answered(HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; nothing was done, try again").response)
     }
 
     /// The answer of `withBoard` once the room is held for the request; nil when the room closed
@@ -83,23 +109,25 @@ extension BoardsController {
     private func answer(
         room: BoardRoom,
         secret: String,
+        isOperator: Bool,
         needs: BoardRole,
         notFound: HTTPAnswer,
         _ body: @Sendable (BoardRoom, String) async throws -> Response
-    ) async -> Response? {
-        guard let role = isOperator(secret) ? .owner : await room.role(of: secret) else { return notFound.response }
+    ) async -> BoardRouteOutcome? {
+        guard let role = isOperator ? .owner : await room.role(of: secret) else { return .noSuchBoard }
         guard Self.rank(role) <= Self.rank(needs) else {
-            return HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response
+            return .answered(HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response)
         }
         do {
-            return try await body(room, secret)
+            return .answered(try await body(room, secret))
         } catch is BoardReloading {
             return nil
         } catch let error as StoreError where error.kind == .boardNotFound {
-            return notFound.response
+            // Deleted while the request ran: the secret was right, so no guess.
+            return .answered(notFound.response)
         } catch {
             logger.error("a board request failed", metadata: ["tb.board.id": "\(room.boardID)", "tb.error": "\(error)"])
-            return HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store this now; try again later").response
+            return .answered(HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store this now; try again later").response)
         }
     }
 

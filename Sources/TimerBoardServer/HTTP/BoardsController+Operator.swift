@@ -11,6 +11,14 @@ extension BoardsController {
         return answer
     }
 
+    /// The answer, on a board's route, to an address out of guesses whose secret opens nothing.
+    static func tooManyWrongSecrets(_ waitMs: Int64) -> Response {
+        let seconds = OperatorGuesses.retryAfterSeconds(waitMs)
+        var answer = HTTPAnswer(.tooManyRequests, .rateLimited, "too many wrong secrets from this address; try again in \(seconds) s").response
+        answer.headers[.retryAfter] = "\(seconds)"
+        return answer
+    }
+
     /// The key the per-address limits count a request by (`ClientAddress`).
     func clientAddress(_ request: Request, _ context: TimerBoardRequestContext) -> String {
         ClientAddress.key(

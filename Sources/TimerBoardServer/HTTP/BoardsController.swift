@@ -13,7 +13,8 @@ struct BoardsController {
     let maxTitleLength: Int
     /// The operator's secret, which counts as the owner's on a board's read and delete.
     let adminToken: String?
-    /// Wrong operator tokens per client address, on the operator's own routes (and `/metrics`).
+    /// Wrong operator tokens per client address, on the operator's own routes (and `/metrics`),
+    /// and secrets that open nothing on a board's routes.
     let operatorGuesses: OperatorGuesses
     /// Boards made per client address.
     let creationLimiter: AddressRateLimiter
@@ -131,11 +132,9 @@ struct BoardsController {
     /// the answer only; every old link stops and every socket on the board closes (4403), on
     /// every node. The operator token only: an owner replaces the edit and view links instead.
     @Sendable func resetLinks(request: Request, context: TimerBoardRequestContext) async throws -> Response {
-        // Only the operator token does anything here: any other is a guess at it.
-        if case .tooMany(let wait) = operatorGuesses.check(request.bearerToken, address: clientAddress(request, context), now: clock.now()) {
-            return Self.tooManyGuesses(wait)
-        }
-        return try await withBoard(request, context, needs: .owner) { room, secret in
+        // Only the operator token does anything here; `withBoard` counts a token that opens
+        // nothing as a guess, and compares none with the operator's once its address is out of them.
+        try await withBoard(request, context, needs: .owner) { room, secret in
             guard isOperator(secret) else {
                 return HTTPAnswer(.forbidden, .forbidden, "only the operator token (--admin-token) can reset a board's links").response
             }
@@ -157,7 +156,7 @@ struct BoardsController {
 
     /// The board as the WebSocket's snapshot, with an `ETag` of its revision and title: a reader
     /// that polls with `If-None-Match` gets `304` and no body while nothing changed.
-    @Sendable func show(request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func show(request: Request, context: TimerBoardRequestContext) async throws -> Response {
         try await withBoard(request, context, needs: .view) { room, _ in
             // Only what is durable: a crash must not take back what a reader was shown.
             guard let snapshot = await room.durableSnapshot() else {
@@ -173,7 +172,7 @@ struct BoardsController {
         }
     }
 
-    @Sendable func rename(request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func rename(request: Request, context: TimerBoardRequestContext) async throws -> Response {
         let title: String
         switch await readTitle(request, required: true) {
         case .success(let text): title = text ?? Self.untitled
@@ -190,7 +189,7 @@ struct BoardsController {
         }
     }
 
-    @Sendable func links(request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func links(request: Request, context: TimerBoardRequestContext) async throws -> Response {
         try await withBoard(request, context, needs: .owner) { room, secret in
             guard let secrets = await room.secrets(ownerSecret: secret) else {
                 return HTTPAnswer(.forbidden, .forbidden, "only the owner link can show the links (not the operator token)").response
@@ -208,7 +207,7 @@ struct BoardsController {
         }
     }
 
-    @Sendable func replaceLink(request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func replaceLink(request: Request, context: TimerBoardRequestContext) async throws -> Response {
         let roleName = try context.parameters.require("role")
         guard let role = BoardRole(rawValue: roleName), role != .owner else {
             return HTTPAnswer(.notFound, .notFound, "only the edit and the view link can be replaced").response
@@ -227,7 +226,7 @@ struct BoardsController {
         }
     }
 
-    @Sendable func delete(request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func delete(request: Request, context: TimerBoardRequestContext) async throws -> Response {
         try await withBoard(request, context, needs: .owner) { room, _ in
             try await registry.delete(room)
             return Response(status: .noContent)

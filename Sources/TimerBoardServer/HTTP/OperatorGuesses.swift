@@ -3,6 +3,11 @@
 /// answered `429` with `Retry-After` before any token is compared, so guessing goes no faster
 /// than the bucket refills. A right token takes nothing and waits for nothing while the bucket
 /// has a token; a request with no token at all is no guess and counts nothing.
+///
+/// A board's routes take the operator token as the owner's secret, so they are a place to guess
+/// it too. There a token is usually a link's secret, which is no guess: `checkOnBoardRoute`
+/// compares without taking, and only a token that is no link of the board either (`missed`)
+/// takes from the same bucket.
 struct OperatorGuesses: Sendable {
     let adminToken: String?
     private let failures: AddressRateLimiter
@@ -27,6 +32,22 @@ struct OperatorGuesses: Sendable {
         if ConstantTime.equal(token.utf8, adminToken.utf8) { return .isOperator }
         _ = failures.take(address, now: now)
         return .notOperator
+    }
+
+    /// On a board's routes: whether `token` is the operator's, taking nothing. `.tooMany` while
+    /// `address` has no guesses left: the token was not compared, and the route serves it as a
+    /// link's secret, answering `429` instead of the unknown-board answer if it is none.
+    func checkOnBoardRoute(_ token: String, address: String, now: Int64) -> Verdict {
+        guard let adminToken else { return .notOperator }
+        if let wait = failures.wait(address, now: now) { return .tooMany(waitMs: wait) }
+        return ConstantTime.equal(token.utf8, adminToken.utf8) ? .isOperator : .notOperator
+    }
+
+    /// A token on a board's route was neither the operator's nor a link of the board: a guess
+    /// at one or the other. Counts only where there is an operator token to guess.
+    func missed(address: String, now: Int64) {
+        guard adminToken != nil else { return }
+        _ = failures.take(address, now: now)
     }
 
     /// The whole seconds of a `Retry-After` for a wait in milliseconds.

@@ -19,7 +19,6 @@ struct EventStreamRoutes {
     let connections: ConnectionLimiter
     let connectionCounter: ConnectionCounter
     let tickets: EventStreamTickets
-    let trustedProxies: TrustedProxies
     let queueLimit: Int
     let keepAliveInterval: Duration
     let clock: any ServerClock
@@ -33,8 +32,7 @@ struct EventStreamRoutes {
     /// A one-time ticket to open the stream with `?ticket=` (for `EventSource`, which sends no
     /// `Authorization` header).
     @Sendable func ticket(request: Request, context: TimerBoardRequestContext) async throws -> Response {
-        if boards.isOperator(request.bearerToken) { return Self.operatorRefused.response }
-        return try await boards.withBoard(request, context, needs: .view) { room, secret in
+        return try await boards.withBoard(request, context, needs: .view, refusingOperator: Self.operatorRefused) { room, secret in
             guard let ticket = tickets.issue(boardID: room.boardID, secretHash: BoardSecrets.hash(secret), now: clock.now()) else {
                 return HTTPAnswer(.serviceUnavailable, .unavailable, "too many tickets outstanding; try again in a minute").response
             }
@@ -54,10 +52,14 @@ struct EventStreamRoutes {
         let id = try context.parameters.require("id")
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         let query = request.uri.queryParameters
+        let address = boards.clientAddress(request, context)
         let secretHash: [UInt8]
-        if boards.isOperator(request.bearerToken) {
-            return Self.operatorRefused.response
-        } else if let secret = request.bearerToken {
+        // A bearer secret that opens nothing is a guess, at a link or at the operator token.
+        var guess: OperatorGuesses.Verdict?
+        if let secret = request.bearerToken {
+            let verdict = boards.operatorGuesses.checkOnBoardRoute(secret, address: address, now: clock.now())
+            if verdict == .isOperator { return Self.operatorRefused.response }
+            guess = verdict
             secretHash = BoardSecrets.hash(secret)
         } else if let ticket = query["ticket"], let grant = tickets.redeem(String(ticket), boardID: id, now: clock.now()) {
             secretHash = grant.secretHash
@@ -65,12 +67,6 @@ struct EventStreamRoutes {
             return notFound.response
         }
         let since = (request.headers[.lastEventID] ?? query["since"].map(String.init)).flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
-        let address = ClientAddress.key(
-            peer: context.remoteAddress,
-            forwardedFor: request.headers[values: .xForwardedFor],
-            realIP: request.headers[.xRealIP],
-            trusted: trustedProxies
-        )
         // The connection took its slot when it was accepted; one from a trusted proxy counts
         // against the client it names too, as a WebSocket does (`ConnectionGuard`).
         let forwarded = address != ClientAddress.key(context.remoteAddress)
@@ -93,6 +89,14 @@ struct EventStreamRoutes {
             release()
             outbound.finish()
             return answer.response
+        case .noSuchBoard:
+            release()
+            outbound.finish()
+            if let guess {
+                boards.operatorGuesses.missed(address: address, now: clock.now())
+                if case .tooMany(let wait) = guess { return BoardsController.tooManyWrongSecrets(wait) }
+            }
+            return notFound.response
         }
         context.closeFuture.whenComplete { _ in writer.close(code: 1001, reason: "the connection closed") }
         let cleanUp = { @Sendable in
@@ -138,21 +142,22 @@ struct EventStreamRoutes {
 
     private enum Joined {
         case joined(BoardRoom)
+        /// No board that the secret opens.
+        case noSuchBoard
         case refused(HTTPAnswer)
     }
 
     /// Subscribes the stream to the board's room; a room that closes meanwhile is asked for again.
     private func join(_ id: String, outbound: Outbound, since: Int64?, secretHash: [UInt8]) async -> Joined {
-        let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         do {
             for _ in 0..<3 {
-                guard let room = try await registry.room(for: id, secretHash: secretHash) else { return .refused(notFound) }
+                guard let room = try await registry.room(for: id, secretHash: secretHash) else { return .noSuchBoard }
                 let clientID = "events-\(outbound.id)-\(UInt64.random(in: 0...UInt64.max))"
                 switch await room.join(outbound, since: since, secretHash: secretHash, clientID: clientID, name: "Event stream") {
                 case .joined: return .joined(room)
                 case .denied:
                     await registry.releaseIfIdle(room)
-                    return .refused(notFound)
+                    return .noSuchBoard
                 case .closed: continue
                 }
             }

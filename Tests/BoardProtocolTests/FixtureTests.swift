@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func presenceFixturesCarryTheClockErrorOnlyWhenKnown() throws {
-        guard case .presence(let users) = try ServerMessage.decode(Fixtures.data("server/presence-clock-error.json")) else {
+        guard case .presence(let users, _) = try ServerMessage.decode(Fixtures.data("server/presence-clock-error.json")) else {
             throw FixtureFailure("not presence")
         }
         #expect(users.map(\.clockError) == [12, 180, nil])

@@ -22,7 +22,7 @@ import Testing
         _ = tracker.flush()
         #expect(tracker.applyRemote(node: "n2", users: [Self.user("u-bob", "Bob")], left: [], replacing: false, now: 0) == .scheduleFlush)
         #expect(tracker.flush()?.users.map(\.name) == ["Bob"])
-        #expect(tracker.joinerList { $0 }.map(\.name) == ["Ada", "Bob"])
+        #expect(tracker.joinerList { users, _ in users }.map(\.name) == ["Ada", "Bob"])
         // Bob is not this node's to tell the others of.
         #expect(tracker.flushLocal() == nil)
         #expect(tracker.localUsers.map(\.name) == ["Ada"])
@@ -43,7 +43,7 @@ import Testing
         _ = tracker.flush()
         #expect(tracker.forgetSilentNodes(heardBefore: 20_000) == .scheduleFlush)
         #expect(tracker.flush() == .init(users: [], left: ["u-1"]))
-        #expect(tracker.joinerList { $0 }.map(\.name) == ["Two"])
+        #expect(tracker.joinerList { users, _ in users }.map(\.name) == ["Two"])
     }
 
     /// The board's timekeeper is the smallest id among the nodes with users on it (BoardRoom.finishDelay).

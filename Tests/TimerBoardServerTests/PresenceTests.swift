@@ -83,7 +83,7 @@ import TimerBoardTestClient
             late.send(.join(.init(board: board.id, secret: board.edit)))
             guard case .access(_, .edit, _) = try await late.receive() else { throw TestFailure("expected access first") }
             guard case .snapshot = try await late.receive() else { throw TestFailure("expected the snapshot next") }
-            guard case .presence(let list) = try await late.receive() else { throw TestFailure("expected the presence list next") }
+            guard case .presence(let list, _) = try await late.receive() else { throw TestFailure("expected the presence list next") }
             #expect(list.count == 22)
 
             for connection in crowd { await connection.close() }

@@ -12,6 +12,7 @@ import Testing
     /// encoding it was (to tell a cached list from a new one).
     struct List: Equatable {
         let users: [ServerMessage.PresenceUser]
+        var more = 0
         let encoding: Int
     }
 
@@ -99,9 +100,9 @@ import Testing
         var tracker = Tracker()
         var encodings = 0
         func list() -> List {
-            tracker.joinerList { users in
+            tracker.joinerList { users, more in
                 encodings += 1
-                return List(users: users, encoding: encodings)
+                return List(users: users, more: more, encoding: encodings)
             }
         }
         _ = tracker.add(Self.participant("bob", "Bob"), on: 2)
@@ -130,13 +131,17 @@ import Testing
     /// connections each. Observers that join at random moments apply the joiner list and every
     /// later flush; after a final flush each sees exactly who is on the board and, for users
     /// on one connection, what they edit. And a flush is asked for exactly once per batch of
-    /// changes: at the first change after a flush, never again before the next.
+    /// changes: at the first change after a flush, never again before the next. With a list
+    /// shorter than the users on the board, each observer sees the list a joiner gets then,
+    /// and its count of the others.
     @Test func observersConvergeAndEveryBatchOfChangesAsksForOneFlush() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
             var rng = SeededGenerator(seed: seed)
-            var tracker = Tracker()
+            let listLimit = [1, 2, 3, 100].randomElement(using: &rng)!
+            var tracker = Tracker(listLimit: listLimit)
             let clients = ["ada", "bob", "cy", "dee"]
             var observers: [[String: ServerMessage.PresenceUser]] = []
+            var observersMore: [Int] = []
             var changedSinceFlush = false
             var scheduledSinceFlush = 0
             var problems: [String] = []
@@ -156,8 +161,9 @@ import Testing
                 scheduledSinceFlush = 0
                 guard let flush = tracker.flush() else { return }
                 for index in observers.indices {
-                    for user in flush.users { observers[index][user.userID] = user }
                     for userID in flush.left { observers[index][userID] = nil }
+                    for user in flush.users { observers[index][user.userID] = user }
+                    if let more = flush.more { observersMore[index] = more }
                 }
             }
 
@@ -180,8 +186,9 @@ import Testing
                     case .notOnBoard, .forbidden: break
                     }
                 case 7:
-                    let list = tracker.joinerList { List(users: $0, encoding: 0) }
+                    let list = tracker.joinerList { List(users: $0, more: $1, encoding: 0) }
                     observers.append(Dictionary(list.users.map { ($0.userID, $0) }, uniquingKeysWith: { $1 }))
+                    observersMore.append(list.more)
                 default:
                     flush()
                 }
@@ -189,11 +196,18 @@ import Testing
             flush()
 
             let connectionsByUser = Dictionary(grouping: tracker.participants.values, by: \.userID)
-            for observer in observers {
-                if Set(observer.keys) != Set(connectionsByUser.keys) {
-                    problems.append("an observer sees \(observer.keys.sorted()), the board has \(connectionsByUser.keys.sorted())")
+            // What a joiner gets now: the list every observer must have come to.
+            let now = tracker.joinerList { List(users: $0, more: $1, encoding: 0) }
+            let listed = Set(now.users.map(\.userID))
+            if listed.count != min(listLimit, connectionsByUser.count) || now.more != connectionsByUser.count - listed.count {
+                problems.append("the list names \(listed.count) and counts \(now.more) of \(connectionsByUser.count) users, at most \(listLimit) named")
+            }
+            if !listed.isSubset(of: connectionsByUser.keys) { problems.append("the list names users not on the board") }
+            for (observer, more) in zip(observers, observersMore) {
+                if Set(observer.keys) != listed || more != now.more {
+                    problems.append("an observer sees \(observer.keys.sorted()) and \(more) more, a joiner \(listed.sorted()) and \(now.more) more")
                 }
-                for (userID, connections) in connectionsByUser where connections.count == 1 {
+                for (userID, connections) in connectionsByUser where connections.count == 1 && listed.contains(userID) {
                     if observer[userID]?.editing != connections[0].editing { problems.append("an observer has a stale editing for \(userID)") }
                 }
             }

@@ -5,6 +5,7 @@ import json
 from playwright.sync_api import expect
 
 from conftest import add_section, add_timer, converged, section, timer
+from raw_websocket import RawClient
 
 COLOR = "el => getComputedStyle(el).getPropertyValue('--user-color').trim()"
 BACKGROUND = "el => getComputedStyle(el).backgroundColor"
@@ -87,3 +88,25 @@ def test_presence_shows_who_is_here_and_what_they_edit(user, server, board, scre
     expect(c.locator("#connection")).to_have_attribute("data-state", "reconnecting")
     screenshot(b, "alone")
     assert b.errors == [] and c.errors == []
+
+
+def test_a_crowded_board_names_a_hundred_and_counts_the_others(user, server, board, screenshot):
+    # A stage's phones: 101 viewers on raw sockets, then Ada's page. The board has 102 users; a
+    # presence list names 100 (Ada among them: "Ada" sorts before "Guest") and counts the others.
+    crowd = []
+    for n in range(101):
+        viewer = RawClient(server.port, None)
+        viewer.hello_and_join(f"phone-{n:04d}-0123456789", board, role="view")
+        crowd.append(viewer)
+    ada = user("Ada")
+    expect(ada.locator("#presence > li.presence-more")).to_have_text("+2")
+    expect(ada.locator("#presence > li[data-user-id]")).to_have_count(99)
+    screenshot(ada, "crowd")
+    # Two phones leave: everyone fits in the list again, and the count goes.
+    for viewer in crowd[:2]:
+        viewer.close()
+    expect(ada.locator("#presence > li.presence-more")).to_have_count(0)
+    expect(ada.locator("#presence > li[data-user-id]")).to_have_count(99)
+    for viewer in crowd[2:]:
+        viewer.close()
+

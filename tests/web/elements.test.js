@@ -131,4 +131,19 @@ describe("the board's elements", () => {
     presence.show([{ ...ada, editing: null }]);
     assert.equal(element.hasAttribute("data-editing-by"), false);
   });
+
+  test("a full presence list ends with how many more are on the board, and follows their count", () => {
+    const { doc, element } = timer();
+    const list = doc.createElement("ul");
+    const presence = new PresenceView({ list: /** @type {any} */ (list), myDot: /** @type {any} */ (doc.createElement("span")), elements: new Map([["t1", element]]), describe: () => null });
+    const ada = { userId: "u-ada", name: "Ada", color: "#e4572e", editing: null };
+    presence.show([ada], 9998);
+    assert.deepEqual(list.children.map((li) => li.textContent), ["Ada", "+9,998"]);
+    presence.change([], [], 12000);
+    assert.equal(list.querySelector(".presence-more").textContent, "+12,000");
+    presence.change([{ ...ada, userId: "u-abe", name: "Abe" }], ["u-ada"]);
+    assert.deepEqual(list.children.map((li) => li.textContent), ["Abe", "+12,000"]);
+    presence.change([], [], 0);
+    assert.equal(list.querySelector(".presence-more"), null);
+  });
 });

@@ -192,6 +192,13 @@ describe("server message parser", () => {
     assert.throws(() => parseServerMessage('{"type":"presenceChanged","users":[],"left":[7]}'), /left must be an array of user ids/);
   });
 
+  test("a full presence list counts the users it does not name (more)", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/presence-more.json")), fixture("server/presence-more.json"));
+    assert.deepStrictEqual(parseServerMessage(fixture("server/presenceChanged-more.json")), fixture("server/presenceChanged-more.json"));
+    assert.equal("more" in /** @type {object} */ (parseServerMessage(fixture("server/presence.json"))), false);
+    assert.throws(() => parseServerMessage('{"type":"presence","users":[],"more":"many"}'), /more/);
+  });
+
   test("presence users are named by userId (issue 13), never by clientId", () => {
     const users = parseServerMessage(fixture("server/presence.json"));
     assert.deepEqual(users?.type === "presence" && users.users.map((u) => u.userId), ["Xq3v9KpL2mTa8RwB", "b7Rk2LmQ9xTp4WzN"]);

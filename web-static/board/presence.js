@@ -4,13 +4,13 @@
 // the server's clock. Touches only the marks that change.
 //
 // Stable selectors: #presence > li[data-user-id] (the others: .user-dot in their colour,
-// .presence-name); #user-name and .me-dot (this user); [data-editing-by] (a section's
+// .presence-name), #presence > li.presence-more (how many more, unlisted: "+250"); #user-name and .me-dot (this user); [data-editing-by] (a section's
 // .section-header or a timer's <li> someone else edits: their names; style --editor-color);
 // #sync-status[data-state=ok|off]: .sync-summary ("3 screens within ±20 ms"), .sync-off > li.
 
 import { CLOCK_ERROR_OFF_MS } from "../wire/constants.js";
 import { h, setAttribute, setText } from "../dom/kit.js";
-import { SYNC_WORDS, presenceEditing, presenceTip } from "../model/sentences.js";
+import { SYNC_WORDS, presenceEditing, presenceMore, presenceMoreTip, presenceTip } from "../model/sentences.js";
 
 /** @typedef {import("../wire/protocol.js").PresenceUser} PresenceUser */
 
@@ -37,8 +37,10 @@ export class PresenceView {
     /** Ids marked in the DOM now (their elements may have gone since). */
     this.marked = new Set();
     this.listKey = "";
-    /** @type {Map<string, PresenceUser>} everyone on the board, by user id */
+    /** @type {Map<string, PresenceUser>} everyone the server lists, by user id */
     this.users = new Map();
+    /** How many more are on the board, unlisted (a list names at most 100). */
+    this.more = 0;
   }
 
   /** The server told us who we are on this board. @param {string} userId */
@@ -48,19 +50,25 @@ export class PresenceView {
     this.#render();
   }
 
-  /** @param {PresenceUser[]} users everyone on the board, this client included */
-  show(users) {
+  /**
+   * @param {PresenceUser[]} users everyone the server lists, this client included
+   * @param {number} [more] how many more are on the board, unlisted
+   */
+  show(users, more = 0) {
     this.users = new Map(users.map((user) => [user.userId, user]));
+    this.more = more;
     this.#render();
   }
 
   /**
-   * Who arrived or changed what they edit, and who left, since the last presence message.
-   * @param {PresenceUser[]} users @param {string[]} left user ids
+   * Who arrived or changed what they edit, and who is no longer listed, since the last presence
+   * message. @param {PresenceUser[]} users @param {string[]} left user ids
+   * @param {number} [more] how many are unlisted now (undefined: as before)
    */
-  change(users, left) {
+  change(users, left, more) {
     for (const userId of left) this.users.delete(userId);
     for (const user of users) this.users.set(user.userId, user);
+    if (more !== undefined) this.more = more;
     this.#render();
   }
 
@@ -80,10 +88,10 @@ export class PresenceView {
     }
     this.marks = marks;
     this.sync();
-    const key = JSON.stringify(others.map((u) => [u.userId, u.name, u.color, u.editing && this.describe(u.editing)]));
+    const key = JSON.stringify([this.more, others.map((u) => [u.userId, u.name, u.color, u.editing && this.describe(u.editing)])]);
     if (key !== this.listKey) {
       this.listKey = key;
-      renderPresenceList(this.list, others, this.describe);
+      renderPresenceList(this.list, others, this.more, this.describe);
     }
     if (this.syncArea) {
       // Everyone who reported, this screen included (the server lists us too).
@@ -186,13 +194,16 @@ function markEditing(entity, editors) {
 }
 
 /**
- * The list of the others on the board (small, outside the board: rebuilt when it changes).
+ * The list of the others on the board (small, outside the board: rebuilt when it changes), and
+ * how many more are on it unlisted (li.presence-more).
  * @param {HTMLElement} list #presence
  * @param {{userId: string, name: string, color: string, editing: string | null}[]} users
+ * @param {number} more
  * @param {(id: string) => string | null} describe what an id names, for "editing …" hints
  */
-function renderPresenceList(list, users, describe) {
+function renderPresenceList(list, users, more, describe) {
   const doc = list.ownerDocument;
+  const unlisted = more > 0 ? [h(doc, "li", { class: "presence-more", title: presenceMoreTip(more) }, [presenceMore(more)])] : [];
   list.replaceChildren(...users.map((user) => {
     const editing = user.editing ? describe(user.editing) : null;
     const item = h(doc, "li", { class: "presence-user", "data-user-id": user.userId, title: presenceTip(user.name, editing) }, [
@@ -203,7 +214,7 @@ function renderPresenceList(list, users, describe) {
     if (editing) item.dataset.editing = "true";
     item.style.setProperty("--user-color", safeColor(user.color));
     return item;
-  }));
+  }), ...unlisted);
 }
 
 /**

@@ -203,8 +203,8 @@ export class BoardSession {
         console.warn("TimerBoard: server error", message.code, message.message);
       },
       presence: (message) => {
-        if (message.type === MSG.presence) this.presence.show(message.users);
-        else this.presence.change(message.users, message.left);
+        if (message.type === MSG.presence) this.presence.show(message.users, message.more ?? 0);
+        else this.presence.change(message.users, message.left, message.more);
       },
       unackedEdits: () => this.store.unackedEdits(),
       status: ({ state, attempt, detail }) => {

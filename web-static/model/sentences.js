@@ -198,6 +198,16 @@ export function presenceEditing(editing) {
   return `, editing ${editing}`;
 }
 
+/** The end of a full presence list: how many more are on the board. @param {number} count */
+export function presenceMore(count) {
+  return `+${count.toLocaleString("en-US")}`;
+}
+
+/** @param {number} count */
+export function presenceMoreTip(count) {
+  return `${count.toLocaleString("en-US")} more on the board`;
+}
+
 // MARK: the connection (board/status.js)
 
 /** The connection pill's words in each state. @type {Record<string, (attempt: number) => string>} */

@@ -130,6 +130,8 @@ export const RUN = Object.freeze({
 export const PRESENCE = Object.freeze({
   users: "users",
   left: "left",
+  /** How many on the board the list does not name. */
+  more: "more",
   userId: "userId",
   name: "name",
   color: "color",

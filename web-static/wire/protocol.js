@@ -63,8 +63,8 @@ export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 
  *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}, retryAfterMs?: number}
  *   | {type: "pong", t: number, serverTime: number}
  *   | {type: "error", code: string, message: string}
- *   | {type: "presence", users: PresenceUser[]}
- *   | {type: "presenceChanged", users: PresenceUser[], left: string[]}} ServerMessage
+ *   | {type: "presence", users: PresenceUser[], more?: number}
+ *   | {type: "presenceChanged", users: PresenceUser[], left: string[], more?: number}} ServerMessage
  */
 
 // MARK: client messages

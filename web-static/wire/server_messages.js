@@ -107,11 +107,18 @@ const SERVER_PARSERS = {
     // With rate_limited (a join over the budget): how long to wait before joining again.
     retryAfterMs: r.optional("retryAfterMs", "int"),
   }),
-  [MSG.presence]: (r) => ({ type: MSG.presence, users: r.array(PRESENCE.users).map(parsePresenceUser) }),
-  [MSG.presenceChanged]: (r) => ({
+  // more: how many are on the board unlisted (a list names at most 100); absent: none, or, in a
+  // presenceChanged, as many as before.
+  [MSG.presence]: (r) => withoutUndefined({
+    type: MSG.presence,
+    users: r.array(PRESENCE.users).map(parsePresenceUser),
+    more: r.optional(PRESENCE.more, "int"),
+  }),
+  [MSG.presenceChanged]: (r) => withoutUndefined({
     type: MSG.presenceChanged,
     users: r.array(PRESENCE.users).map(parsePresenceUser),
     left: parseUserIds(r, PRESENCE.left),
+    more: r.optional(PRESENCE.more, "int"),
   }),
 };
 

@@ -94,16 +94,18 @@ extension ServerMessage {
             writer.field("code", code.rawValue)
             writer.field("message", message)
             if let retryAfterMs { writer.field("retryAfterMs", retryAfterMs) }
-        case .presence(let users):
+        case .presence(let users, let more):
             writer.field("type", MessageType.presence)
             writer.presenceUsers(users)
-        case .presenceChanged(let users, let left):
+            if more > 0 { writer.field("more", more) }
+        case .presenceChanged(let users, let left, let more):
             writer.field("type", MessageType.presenceChanged)
             writer.presenceUsers(users)
             writer.key("left")
             writer.beginArray()
             for userID in left { writer.string(userID) }
             writer.endArray()
+            if let more { writer.field("more", more) }
         }
         writer.endObject()
         return writer.bytes
@@ -185,13 +187,13 @@ extension ServerMessage {
         case MessageType.error:
             return .error(code: try errorCode(reader), message: try reader.string("message"), retryAfterMs: try reader.optionalInt("retryAfterMs"))
         case MessageType.presence:
-            return .presence(try presenceUsers(reader))
+            return .presence(try presenceUsers(reader), more: Int(try reader.optionalInt("more") ?? 0))
         case MessageType.presenceChanged:
             let left = try reader.array("left").enumerated().map { (index, value) throws(ProtocolError) in
                 guard case .string(let userID) = value else { throw ProtocolError(.badMessage, "left[\(index)] must be a string") }
                 return userID
             }
-            return .presenceChanged(users: try presenceUsers(reader), left: left)
+            return .presenceChanged(users: try presenceUsers(reader), left: left, more: try reader.optionalInt("more").map { Int($0) })
         default:
             throw ProtocolError(.unknownType, "\"\(type)\" is not a server message type")
         }

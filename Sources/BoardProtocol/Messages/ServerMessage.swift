@@ -18,11 +18,13 @@ public enum ServerMessage: Hashable, Sendable {
     /// `retryAfterMs` only with `rate_limited` (a join over the budget): how long to wait.
     case error(code: ErrorCode, message: String, retryAfterMs: Int64? = nil)
     /// Everyone on the board now, the receiver included; sent to a client when it joins. Never stored.
-    case presence([PresenceUser])
-    /// Who arrived or changed what they edit (`users`) and who left (`left`, user ids) since the
-    /// last presence message. Sent to everyone on the board, a few at a time, so that a crowd
+    /// `more`: users on the board the list does not name (it names at most 100).
+    case presence([PresenceUser], more: Int = 0)
+    /// Who arrived or changed what they edit (`users`) and who is no longer listed (`left`,
+    /// user ids) since the last presence message, and how many are unlisted now (`more`; nil
+    /// when unchanged at none). Sent to everyone on the board, a few at a time, so that a crowd
     /// joining costs each client small updates rather than the whole list again and again.
-    case presenceChanged(users: [PresenceUser], left: [String])
+    case presenceChanged(users: [PresenceUser], left: [String], more: Int? = nil)
 
     public struct PresenceUser: Hashable, Sendable {
         /// Derived from the board and the client id, which stays secret (it keys idempotency).

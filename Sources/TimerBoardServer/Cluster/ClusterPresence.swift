@@ -54,7 +54,7 @@ struct ClusterPresence: OtherNodes {
     func news(from payload: String) -> (node: String, news: PresenceNews)? {
         let parts = payload.split(separator: " ", maxSplits: 2)
         guard parts.count == 3, parts[0] != nodeID, let scope = PresenceNews.Scope(rawValue: String(parts[1])),
-            case .presenceChanged(let users, let left)? = try? ServerMessage.decode(Data(parts[2].utf8))
+            case .presenceChanged(let users, let left, _)? = try? ServerMessage.decode(Data(parts[2].utf8))
         else { return nil }
         return (String(parts[0]), PresenceNews(scope: scope, users: users, left: left))
     }

@@ -11,6 +11,11 @@ import BoardProtocol
 /// encoded until the next flush, so a crowd of N joining encodes it once per interval, not N
 /// times. That cached list may lack or have stale entries for users touched since the last
 /// flush; the next `presenceChanged`, which every joiner receives, carries exactly those.
+///
+/// A list names at most `listLimit` users, those first in `listOrder` (who edits something,
+/// then by name), and counts the others (`more`): with every one of 10,000 viewers named, each
+/// joiner was sent 750 KB and every flush told everyone about every arrival, N² bytes in all
+/// (docs/performance.md). A user who drops out of a full list is told as `left`.
 struct PresenceTracker<Frame> {
     /// What the room must do after a change.
     enum Effect: Equatable {
@@ -30,12 +35,18 @@ struct PresenceTracker<Frame> {
         case changed(Effect)
     }
 
-    /// What a flush tells everyone: the present users touched since the last flush, and the
-    /// user ids none of whose connections is still on the board.
+    /// What a flush tells everyone: the listed users touched since the last flush or new to
+    /// the list, the user ids no longer listed (none of their connections is on the board, or
+    /// the full list has no room for them), and how many are on the board unlisted (nil: none,
+    /// now or before).
     struct Flush: Equatable {
         let users: [ServerMessage.PresenceUser]
         let left: [String]
+        var more: Int? = nil
     }
+
+    /// The most users a presence list names.
+    let listLimit: Int
 
     private(set) var participants: [Int: Participant] = [:]
     /// User ids whose presence changed since the last flush.
@@ -46,10 +57,16 @@ struct PresenceTracker<Frame> {
     /// `flushLocal`, for the other nodes. Nil on one node: nobody would read it.
     private var touchedLocally: Set<String>?
 
-    init(sharedWithOtherNodes: Bool = false) {
+    init(sharedWithOtherNodes: Bool = false, listLimit: Int = 100) {
         touchedLocally = sharedWithOtherNodes ? [] : nil
+        self.listLimit = listLimit
     }
-    private var joinerList: Frame?
+    /// The list handed to joiners since the last flush: its frame, whom it names and how many
+    /// it counts.
+    private var joinerList: (frame: Frame, listed: Set<String>, more: Int)?
+    /// Whom the last flush left listed, and how many it counted beyond them.
+    private var listed: Set<String> = []
+    private var listedMore = 0
     private var isFlushScheduled = false
 
     func participant(on connection: Int) -> Participant? {
@@ -98,24 +115,47 @@ struct PresenceTracker<Frame> {
         return .changed(touch(participant.userID, locally: true))
     }
 
-    /// The `presence` list for a joiner: the cached one, or the one `encode` makes from the
-    /// present users (sorted by name, then user id), kept until the next flush.
-    mutating func joinerList(encode: ([ServerMessage.PresenceUser]) -> Frame) -> Frame {
-        if let joinerList { return joinerList }
-        let list = encode(everyone.values.sorted(by: Self.presenceOrder))
-        joinerList = list
-        return list
+    /// The `presence` list for a joiner, and how many it leaves unnamed: the cached one, or the
+    /// one `encode` makes from the listed users (sorted by name, then user id), kept until the
+    /// next flush.
+    mutating func joinerList(encode: (_ users: [ServerMessage.PresenceUser], _ more: Int) -> Frame) -> Frame {
+        if let joinerList { return joinerList.frame }
+        let (users, more) = list()
+        let frame = encode(users, more)
+        joinerList = (frame, Set(users.map(\.userID)), more)
+        return frame
     }
 
     /// What to tell everyone now, or nil when nothing changed. Ends the scheduled flush.
+    ///
+    /// Everyone was last told the list of the last flush, and a joiner since then the cached
+    /// joiner list: a user listed now is sent unless all of them have it unchanged, and a user
+    /// not listed now is `left` if any of them may have it (one who left the board was listed,
+    /// or nobody has it).
     mutating func flush() -> Flush? {
         isFlushScheduled = false
         guard !touched.isEmpty else { return nil }
-        let present = everyone.filter { touched.contains($0.key) }
-        let left = touched.subtracting(present.keys).sorted()
+        let (users, more) = list()
+        let nowListed = Set(users.map(\.userID))
+        let knownToAll = joinerList.map { listed.intersection($0.listed) } ?? listed
+        let knownToSome = listed.union(joinerList?.listed ?? [])
+        let told = users.filter { touched.contains($0.userID) || !knownToAll.contains($0.userID) }
+        // Only someone listed may be on a client's list: a crowd's unlisted arrivals cost nothing.
+        let left = knownToSome.subtracting(nowListed).sorted()
+        let counted = more > 0 || listedMore > 0 || (joinerList?.more ?? 0) > 0
+        listed = nowListed
+        listedMore = more
         touched = []
         joinerList = nil
-        return Flush(users: present.values.sorted(by: Self.presenceOrder), left: left)
+        return Flush(users: told, left: left, more: counted ? more : nil)
+    }
+
+    /// The users a list names now (sorted by name, then user id), and how many it leaves out.
+    private func list() -> (users: [ServerMessage.PresenceUser], more: Int) {
+        let all = Array(everyone.values)
+        guard all.count > listLimit else { return (all.sorted(by: Self.presenceOrder), 0) }
+        let named = all.sorted(by: Self.listOrder).prefix(listLimit)
+        return (named.sorted(by: Self.presenceOrder), all.count - listLimit)
     }
 
     /// Users of this node's connections and of other nodes', by user id; a user on both shows
@@ -195,5 +235,12 @@ struct PresenceTracker<Frame> {
 
     private static func presenceOrder(_ a: ServerMessage.PresenceUser, _ b: ServerMessage.PresenceUser) -> Bool {
         (a.name, a.userID) < (b.name, b.userID)
+    }
+
+    /// Who a full list names first: whoever edits something (the marks on the board are
+    /// theirs), then by name.
+    private static func listOrder(_ a: ServerMessage.PresenceUser, _ b: ServerMessage.PresenceUser) -> Bool {
+        if (a.editing == nil) != (b.editing == nil) { return a.editing != nil }
+        return presenceOrder(a, b)
     }
 }

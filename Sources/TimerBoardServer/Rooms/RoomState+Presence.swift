@@ -25,7 +25,7 @@ extension RoomState {
             actions.append(.tellOtherNodes(PresenceNews(scope: .delta, users: local.users, left: local.left)))
         }
         guard let flush = presence.flush() else { return actions }
-        enqueue(.broadcast(Self.encode(.presenceChanged(users: flush.users, left: flush.left))))
+        enqueue(.broadcast(Self.encode(.presenceChanged(users: flush.users, left: flush.left, more: flush.more))))
         return actions + deliverDurable()
     }
 

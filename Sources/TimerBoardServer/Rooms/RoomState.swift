@@ -146,7 +146,7 @@ struct RoomState<Member: RoomMember> {
         let effect = presence.add(participant, on: member.id)
         // The list is encoded once per flush interval and shared by every joiner until then:
         // encoding it for each of N joiners made a crowd's arrival cost N².
-        enqueue(.direct(member, presence.joinerList { Self.encode(.presence($0)) }))
+        enqueue(.direct(member, presence.joinerList { Self.encode(.presence($0, more: $1)) }))
         enqueue(.subscribe(member))
         actions += presenceActions(effect)
         if settings.sharedWithOtherNodes, !isAnnouncing {

@@ -58,11 +58,6 @@ public final class FanoutBench: Sendable {
     /// listen backlog, and a server on one core then answers some after the bench's timeouts.
     static let waveSize = 500
 
-    /// Connects one editor and `subscribers` clients to `target`; see `connect(to:subscribersPerBoard:patience:)`.
-    public static func connect(to target: FanoutTarget, subscribers: Int, patience: Duration? = nil) async throws -> FanoutBench {
-        try await connect(to: [target], subscribersPerBoard: subscribers, patience: patience)
-    }
-
     /// Connects an editor and `subscribersPerBoard` clients to each of `targets` (one board each),
     /// subscribers in waves of `waveSize`, and waits until all hold their board. Gives up with
     /// `ConnectFailed` when that has not happened within `patience` (30 s and 5 ms per subscriber

@@ -2,7 +2,7 @@ import Logging
 
 /// What every session uses and none owns: the server's configuration, metrics, edit budgets,
 /// boards, clock and logger, made once and held by reference. A connection that idles for hours
-/// then holds one pointer here instead of its own copies (about 100 bytes each).
+/// then holds one pointer here instead of its own copies of the clock, logger and registry.
 final class SessionServices: Sendable {
     let configuration: ServerConfiguration
     let metrics: ServerMetrics

@@ -90,23 +90,27 @@ def test_presence_shows_who_is_here_and_what_they_edit(user, server, board, scre
     assert b.errors == [] and c.errors == []
 
 
-def test_a_crowded_board_names_a_hundred_and_counts_the_others(user, server, board, screenshot):
-    # A stage's phones: 101 viewers on raw sockets, then Ada's page. The board has 102 users; a
-    # presence list names 100 (Ada among them: "Ada" sorts before "Guest") and counts the others.
+def test_a_crowded_board_shows_a_dozen_names_and_counts_everyone_else(user, server, board, screenshot):
+    # A stage's phones: 101 viewers on raw sockets, then Ada's and Bob's pages: 103 users. The
+    # server lists 100 and counts 3; the header shows 12 of the others by name, Bob (who edits)
+    # among them, and counts the rest.
     crowd = []
     for n in range(101):
         viewer = RawClient(server.port, None)
         viewer.hello_and_join(f"phone-{n:04d}-0123456789", board, role="view")
         crowd.append(viewer)
-    ada = user("Ada")
-    expect(ada.locator("#presence > li.presence-more")).to_have_text("+2")
-    expect(ada.locator("#presence > li[data-user-id]")).to_have_count(99)
+    ada, bob = user("Ada"), user("Bob")
+    add_section(bob, "Act one")
+    section(bob, "Act one").locator(".section-title").focus()
+    expect(ada.locator("#presence > li[data-user-id]")).to_have_count(12)
+    expect(ada.get_by_role("listitem", name="Bob, editing “Act one”")).to_be_visible()
+    expect(ada.locator("#presence > li.presence-more")).to_have_text("+90")
     screenshot(ada, "crowd")
-    # Two phones leave: everyone fits in the list again, and the count goes.
-    for viewer in crowd[:2]:
+    # Three phones leave: the server lists everyone again, and the count follows.
+    for viewer in crowd[:3]:
         viewer.close()
-    expect(ada.locator("#presence > li.presence-more")).to_have_count(0)
-    expect(ada.locator("#presence > li[data-user-id]")).to_have_count(99)
-    for viewer in crowd[2:]:
+    expect(ada.locator("#presence > li.presence-more")).to_have_text("+87")
+    expect(ada.locator("#presence > li[data-user-id]")).to_have_count(12)
+    for viewer in crowd[3:]:
         viewer.close()
 

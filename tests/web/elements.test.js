@@ -146,4 +146,18 @@ describe("the board's elements", () => {
     presence.change([], [], 0);
     assert.equal(list.querySelector(".presence-more"), null);
   });
+
+  test("the header names a dozen others, whoever edits first, and counts the rest", () => {
+    const { doc, element } = timer();
+    const list = doc.createElement("ul");
+    const presence = new PresenceView({ list: /** @type {any} */ (list), myDot: /** @type {any} */ (doc.createElement("span")), elements: new Map([["t1", element]]), describe: () => null });
+    const phones = Array.from({ length: 29 }, (_, n) => ({ userId: `u-${String(n).padStart(2, "0")}`, name: "Guest", color: "#e4572e", editing: null }));
+    const zoe = { userId: "u-zoe", name: "Zoe", color: "#1971c2", editing: "t1" };
+    presence.show([...phones, zoe], 5);
+    const names = list.children.map((li) => li.textContent);
+    assert.equal(names.length, 12 + 1);
+    assert.ok(names.includes("Zoe"), "the one who edits is named");
+    assert.equal(names.at(-1), "+23");
+    assert.equal(element.dataset.editingBy, "Zoe");
+  });
 });

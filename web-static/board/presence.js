@@ -3,8 +3,8 @@
 // header or timer's row, in their colour, with their name), and how well every screen agrees on
 // the server's clock. Touches only the marks that change.
 //
-// Stable selectors: #presence > li[data-user-id] (the others: .user-dot in their colour,
-// .presence-name), #presence > li.presence-more (how many more, unlisted: "+250"); #user-name and .me-dot (this user); [data-editing-by] (a section's
+// Stable selectors: #presence > li[data-user-id] (the others, at most PRESENCE_CHIPS of them:
+// .user-dot in their colour, .presence-name), #presence > li.presence-more (how many more: "+250"); #user-name and .me-dot (this user); [data-editing-by] (a section's
 // .section-header or a timer's <li> someone else edits: their names; style --editor-color);
 // #sync-status[data-state=ok|off]: .sync-summary ("3 screens within ±20 ms"), .sync-off > li.
 
@@ -13,6 +13,9 @@ import { h, setAttribute, setText } from "../dom/kit.js";
 import { SYNC_WORDS, presenceEditing, presenceMore, presenceMoreTip, presenceTip } from "../model/sentences.js";
 
 /** @typedef {import("../wire/protocol.js").PresenceUser} PresenceUser */
+
+/** The most others the header shows by name; the rest are a count ("+18"). */
+export const PRESENCE_CHIPS = 12;
 
 /**
  * Who else is on the board (the header list) and what they are editing (a mark on that section's
@@ -74,7 +77,7 @@ export class PresenceView {
 
   #render() {
     // Not localeCompare: its first call loads the locale's collation, 20 ms of the first load.
-    const users = [...this.users.values()].sort((a, b) => byName(a, b) || (a.userId < b.userId ? -1 : 1));
+    const users = [...this.users.values()].sort(byNameThenId);
     const me = users.find((u) => u.userId === this.userId);
     if (me) this.myDot.style.setProperty("--user-color", safeColor(me.color));
     const others = users.filter((u) => u.userId !== this.userId);
@@ -88,10 +91,14 @@ export class PresenceView {
     }
     this.marks = marks;
     this.sync();
-    const key = JSON.stringify([this.more, others.map((u) => [u.userId, u.name, u.color, u.editing && this.describe(u.editing)])]);
+    // A class's thirty phones would fill the header: chips for the first few, whoever edits
+    // something first, and a count for the rest (the server's unlisted ones included).
+    const shown = others.length > PRESENCE_CHIPS ? [...others].sort(byEditingFirst).slice(0, PRESENCE_CHIPS).sort(byNameThenId) : others;
+    const hidden = others.length - shown.length + this.more;
+    const key = JSON.stringify([hidden, shown.map((u) => [u.userId, u.name, u.color, u.editing && this.describe(u.editing)])]);
     if (key !== this.listKey) {
       this.listKey = key;
-      renderPresenceList(this.list, others, this.more, this.describe);
+      renderPresenceList(this.list, shown, hidden, this.describe);
     }
     if (this.syncArea) {
       // Everyone who reported, this screen included (the server lists us too).
@@ -155,7 +162,7 @@ export function syncSummary(users, me) {
   const text = SYNC_WORDS.within(count, worst);
   const off = reported
     .filter((u) => /** @type {number} */ (u.clockError) > CLOCK_ERROR_OFF_MS)
-    .sort((a, b) => /** @type {number} */ (b.clockError) - /** @type {number} */ (a.clockError) || byName(a, b) || (a.userId < b.userId ? -1 : 1))
+    .sort((a, b) => /** @type {number} */ (b.clockError) - /** @type {number} */ (a.clockError) || byNameThenId(a, b))
     .map((u) => SYNC_WORDS.off(u.userId === me ? null : u.name, /** @type {number} */ (u.clockError)));
   return { text, off, state: off.length > 0 ? "off" : "ok" };
 }
@@ -164,6 +171,16 @@ export function syncSummary(users, me) {
 function byName(a, b) {
   const x = a.name.toLowerCase(), y = b.name.toLowerCase();
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** @param {{name: string, userId: string}} a @param {{name: string, userId: string}} b */
+function byNameThenId(a, b) {
+  return byName(a, b) || (a.userId < b.userId ? -1 : 1);
+}
+
+/** Whoever edits something first (their marks are on the board), then by name, as the server lists. @param {PresenceUser} a @param {PresenceUser} b */
+function byEditingFirst(a, b) {
+  return Number(!a.editing) - Number(!b.editing) || byNameThenId(a, b);
 }
 
 // MARK: drawing
@@ -195,7 +212,7 @@ function markEditing(entity, editors) {
 
 /**
  * The list of the others on the board (small, outside the board: rebuilt when it changes), and
- * how many more are on it unlisted (li.presence-more).
+ * how many more are on it, not shown (li.presence-more).
  * @param {HTMLElement} list #presence
  * @param {{userId: string, name: string, color: string, editing: string | null}[]} users
  * @param {number} more

@@ -212,7 +212,10 @@ func assemble(
             guardSettings: guardSettings,
             accept: sessions.accept
         ),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard"),
+        // A reconnect storm (a node restarted, 10,000 screens coming back at once) waits in the
+        // kernel's queue while the loops accept: 256, hummingbird's default, overflowed, and the
+        // kernel dropped the rest. The kernel caps it at net.core.somaxconn (4,096 on Linux 5.4+).
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "TimerBoard", backlog: 4_096),
         // Shut down after the server (services stop in reverse order): the webhooks' dispatcher
         // claims nothing more and finishes its sends, then the heartbeat waits for the WebSocket
         // connections, which hold no task the server would wait for. Both stop before the store.

@@ -4,7 +4,8 @@
 // the server's clock. Touches only the marks that change.
 //
 // Stable selectors: #presence > li[data-user-id] (the others, at most PRESENCE_CHIPS of them:
-// .user-dot in their colour, .presence-name), #presence > li.presence-more (how many more: "+250"); #user-name and .me-dot (this user); [data-editing-by] (a section's
+// .user-dot in their colour, .presence-name), #presence > li.presence-more (how many more:
+// "+250"); #user-name and .me-dot (this user); [data-editing-by] (a section's
 // .section-header or a timer's <li> someone else edits: their names; style --editor-color);
 // #sync-status[data-state=ok|off]: .sync-summary ("3 screens within ±20 ms"), .sync-off > li.
 

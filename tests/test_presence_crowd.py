@@ -6,15 +6,15 @@ from raw_websocket import RawClient
 LIST_LIMIT = 100
 
 
-def presence_of(client: RawClient) -> tuple[dict, int, list[dict]]:
-    """What `client` knows of presence once its own arrival has been told: its list (up to one
-    presence interval old) with every presenceChanged applied, by user id; the count of the
-    unlisted; and the messages that told it."""
-    me = client.access["userId"]
+def presence_of(client: RawClient, on_board: int) -> tuple[dict, int, list[dict]]:
+    """What `client` knows of presence once it accounts for all `on_board` users, itself
+    included: its list with every presenceChanged applied, by user id; the count of the
+    unlisted; and the messages that told it. A joiner's own arrival may be told by `more`
+    alone: in a full list, whether it is named depends on its user id, a hash of the board's."""
     messages = [client.until("presence")]
     users = {user["userId"]: user for user in messages[0]["users"]}
     more = messages[0].get("more", 0)
-    while True:
+    while len(users) + more != on_board:
         message = client.message()
         if message["type"] != "presenceChanged":
             continue
@@ -23,8 +23,7 @@ def presence_of(client: RawClient) -> tuple[dict, int, list[dict]]:
             users.pop(user_id, None)
         users.update({user["userId"]: user for user in message["users"]})
         more = message.get("more", more)
-        if me in message["left"] or any(user["userId"] == me for user in message["users"]):
-            return users, more, messages
+    return users, more, messages
 
 
 def test_a_crowd_is_counted_not_named_and_the_one_who_edits_is_named_first(server):
@@ -44,8 +43,8 @@ def test_a_crowd_is_counted_not_named_and_the_one_who_edits_is_named_first(serve
         crowd.append(viewer)
     late = RawClient(server.port, None)
     late.hello_and_join("late-0123456789", board, role="view")
-    users, more, messages = presence_of(late)
     on_board = 1 + len(crowd) + 1
+    users, more, messages = presence_of(late, on_board)
     assert len(users) == LIST_LIMIT and more == on_board - LIST_LIMIT, (len(users), more)
     # Zed sorts after every "Guest", but edits: named first.
     assert [user["editing"] for user in users.values() if user["name"] == "Zed"] == ["s"]
@@ -72,7 +71,7 @@ def test_a_small_board_never_mentions_more(server):
         client = RawClient(server.port, None)
         client.hello_and_join(f"person-{n}-0123456789", board)
         clients.append(client)
-    users, more, messages = presence_of(clients[-1])
+    users, more, messages = presence_of(clients[-1], 3)
     assert len(users) == 3 and not any("more" in message for message in messages)
     clients[0].close()
     clients[1].sock.settimeout(10)

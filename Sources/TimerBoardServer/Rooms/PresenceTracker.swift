@@ -151,22 +151,25 @@ struct PresenceTracker<Frame> {
     }
 
     /// The users a list names now (sorted by name, then user id), and how many it leaves out.
+    ///
+    /// Everyone counts once: a user with several connections, or on this node and another, is
+    /// one user, shown as this node has them. Only the listed become `PresenceUser`s here.
     private func list() -> (users: [ServerMessage.PresenceUser], more: Int) {
-        let all = Array(everyone.values)
-        guard all.count > listLimit else { return (all.sorted(by: Self.presenceOrder), 0) }
-        let named = all.sorted(by: Self.listOrder).prefix(listLimit)
-        return (named.sorted(by: Self.presenceOrder), all.count - listLimit)
-    }
-
-    /// Users of this node's connections and of other nodes', by user id; a user on both shows
-    /// as this node has them.
-    private var everyone: [String: ServerMessage.PresenceUser] {
-        var users: [String: ServerMessage.PresenceUser] = [:]
-        for node in remote.values {
-            for (userID, user) in node.users { users[userID] = user }
+        var counted = Set<String>(minimumCapacity: participants.count)
+        var firstHere = FirstInOrder<Participant>(limit: listLimit) {
+            Self.listOrder(($0.editing != nil, $0.name, $0.userID), ($1.editing != nil, $1.name, $1.userID))
         }
-        for participant in participants.values { users[participant.userID] = participant.presenceUser }
-        return users
+        for participant in participants.values where counted.insert(participant.userID).inserted {
+            firstHere.offer(participant)
+        }
+        var first = FirstInOrder<ServerMessage.PresenceUser>(limit: listLimit) {
+            Self.listOrder(($0.editing != nil, $0.name, $0.userID), ($1.editing != nil, $1.name, $1.userID))
+        }
+        for participant in firstHere.elements { first.offer(participant.presenceUser) }
+        for node in remote.values {
+            for user in node.users.values where counted.insert(user.userID).inserted { first.offer(user) }
+        }
+        return (first.elements.sorted(by: Self.presenceOrder), counted.count - first.elements.count)
     }
 
     // MARK: Other nodes
@@ -239,8 +242,8 @@ struct PresenceTracker<Frame> {
 
     /// Who a full list names first: whoever edits something (the marks on the board are
     /// theirs), then by name.
-    private static func listOrder(_ a: ServerMessage.PresenceUser, _ b: ServerMessage.PresenceUser) -> Bool {
-        if (a.editing == nil) != (b.editing == nil) { return a.editing != nil }
-        return presenceOrder(a, b)
+    private static func listOrder(_ a: (editing: Bool, name: String, userID: String), _ b: (editing: Bool, name: String, userID: String)) -> Bool {
+        if a.editing != b.editing { return a.editing }
+        return (a.name, a.userID) < (b.name, b.userID)
     }
 }

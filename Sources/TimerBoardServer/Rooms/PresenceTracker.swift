@@ -16,6 +16,10 @@ import BoardProtocol
 /// then by name), and counts the others (`more`): with every one of 10,000 viewers named, each
 /// joiner was sent 750 KB and every flush told everyone about every arrival, N² bytes in all
 /// (docs/performance.md). A user who drops out of a full list is told as `left`.
+///
+/// A change of the count alone (someone unlisted came or went) is told at most once every
+/// `countFlushes` flushes: with 10,000 phones coming and going, telling each of them the count
+/// every interval was 200,000 messages a second, and the board's edits queued behind them.
 struct PresenceTracker<Frame> {
     /// What the room must do after a change.
     enum Effect: Equatable {
@@ -47,6 +51,8 @@ struct PresenceTracker<Frame> {
 
     /// The most users a presence list names.
     let listLimit: Int
+    /// The flushes a change of the count alone waits for after the count was last told.
+    let countFlushes: Int
 
     private(set) var participants: [Int: Participant] = [:]
     /// User ids whose presence changed since the last flush.
@@ -57,9 +63,11 @@ struct PresenceTracker<Frame> {
     /// `flushLocal`, for the other nodes. Nil on one node: nobody would read it.
     private var touchedLocally: Set<String>?
 
-    init(sharedWithOtherNodes: Bool = false, listLimit: Int = 100) {
+    init(sharedWithOtherNodes: Bool = false, listLimit: Int = 100, countFlushes: Int = 20) {
         touchedLocally = sharedWithOtherNodes ? [] : nil
         self.listLimit = listLimit
+        self.countFlushes = countFlushes
+        flushesSinceCountTold = countFlushes
     }
     /// The list handed to joiners since the last flush: its frame, whom it names and how many
     /// it counts.
@@ -67,7 +75,12 @@ struct PresenceTracker<Frame> {
     /// Whom the last flush left listed, and how many it counted beyond them.
     private var listed: Set<String> = []
     private var listedMore = 0
-    private var isFlushScheduled = false
+    /// Flushes since one told the count (at most `countFlushes`), and whether a count waits.
+    private var flushesSinceCountTold: Int
+    private var isCountHeldBack = false
+    /// A flush is due: the room was asked for one (`.scheduleFlush`), or `flush()` held a
+    /// count back and wants to be called again after the interval.
+    private(set) var isFlushScheduled = false
 
     func participant(on connection: Int) -> Participant? {
         participants[connection]
@@ -116,8 +129,8 @@ struct PresenceTracker<Frame> {
     }
 
     /// The `presence` list for a joiner, and how many it leaves unnamed: the cached one, or the
-    /// one `encode` makes from the listed users (sorted by name, then user id), kept until the
-    /// next flush.
+    /// one `encode` makes from the listed users (sorted by name, then user id), kept until a
+    /// flush tells something.
     mutating func joinerList(encode: (_ users: [ServerMessage.PresenceUser], _ more: Int) -> Frame) -> Frame {
         if let joinerList { return joinerList.frame }
         let (users, more) = list()
@@ -126,15 +139,26 @@ struct PresenceTracker<Frame> {
         return frame
     }
 
-    /// What to tell everyone now, or nil when nothing changed. Ends the scheduled flush.
+    /// What to tell everyone now, or nil when nothing changed or only the count did and it was
+    /// told less than `countFlushes` flushes ago: then the flush stays scheduled
+    /// (`isFlushScheduled`), to tell it later.
     ///
     /// Everyone was last told the list of the last flush, and a joiner since then the cached
     /// joiner list: a user listed now is sent unless all of them have it unchanged, and a user
     /// not listed now is `left` if any of them may have it (one who left the board was listed,
     /// or nobody has it).
     mutating func flush() -> Flush? {
+        let heldBack = isCountHeldBack
         isFlushScheduled = false
-        guard !touched.isEmpty else { return nil }
+        isCountHeldBack = false
+        flushesSinceCountTold = min(flushesSinceCountTold + 1, countFlushes)
+        guard !touched.isEmpty || heldBack else { return nil }
+        if touched.isEmpty && flushesSinceCountTold < countFlushes {
+            // Nothing new since the count was held back: wait on without listing 10,000 again.
+            isFlushScheduled = true
+            isCountHeldBack = true
+            return nil
+        }
         let (users, more) = list()
         let nowListed = Set(users.map(\.userID))
         let knownToAll = joinerList.map { listed.intersection($0.listed) } ?? listed
@@ -142,11 +166,22 @@ struct PresenceTracker<Frame> {
         let told = users.filter { touched.contains($0.userID) || !knownToAll.contains($0.userID) }
         // Only someone listed may be on a client's list: a crowd's unlisted arrivals cost nothing.
         let left = knownToSome.subtracting(nowListed).sorted()
+        touched = []
+        if told.isEmpty && left.isEmpty {
+            // Everyone has this list; at most the count is new to some.
+            let everyoneHasCount = listedMore == more && (joinerList?.more ?? more) == more
+            if everyoneHasCount { return nil }
+            if flushesSinceCountTold < countFlushes {
+                isFlushScheduled = true
+                isCountHeldBack = true
+                return nil
+            }
+        }
         let counted = more > 0 || listedMore > 0 || (joinerList?.more ?? 0) > 0
         listed = nowListed
         listedMore = more
-        touched = []
         joinerList = nil
+        if counted { flushesSinceCountTold = 0 }
         return Flush(users: told, left: left, more: counted ? more : nil)
     }
 

@@ -24,7 +24,9 @@ extension RoomState {
         if let local = presence.flushLocal() {
             actions.append(.tellOtherNodes(PresenceNews(scope: .delta, users: local.users, left: local.left)))
         }
-        guard let flush = presence.flush() else { return actions }
+        guard let flush = presence.flush() else {
+            return actions + (presence.isFlushScheduled ? [.flushPresenceLater] : [])  // a count held back
+        }
         enqueue(.broadcast(Self.encode(.presenceChanged(users: flush.users, left: flush.left, more: flush.more))))
         return actions + deliverDurable()
     }

@@ -336,6 +336,55 @@ def test_presence_spans_nodes_and_is_never_stored(nodes, postgres):
                       "webhook", "webhook_attempt", "webhook_delivery", "webhook_once"}
 
 
+def test_a_crowd_on_one_node_is_named_and_counted_on_the_other(nodes):
+    """110 phones on node 1, Bob on node 2: node 1 names only its first 100 to node 2 and counts
+    the rest (docs/architecture.md), and Bob's list names 100 of the 111 and counts 11, then
+    follows as phones leave."""
+    node1, node2 = nodes
+    board = node1.create_board("Crowd")
+
+    async def scenario():
+        async def connect(node, client_id, name, secret):
+            socket = await websockets.connect(node.ws)
+            await socket.send(json.dumps({"type": "hello", "protocol": 1, "clientId": client_id, "name": name}))
+            await socket.send(json.dumps({"type": "join", "board": str(board), "secret": secret}))
+            return socket
+
+        phones = [await connect(node1, f"phone-{n:03d}-0123456789", f"Phone {n:03d}", board.secrets["view"])
+                  for n in range(110)]
+        bob = await connect(node2, "bob-client-0123456789", "Bob", board.edit)
+        present, more = {}, 0
+
+        async def until(condition):
+            await asyncio.wait_for(reading(condition), 30)
+
+        async def reading(condition):
+            nonlocal present, more
+            while not condition():
+                message = json.loads(await asyncio.wait_for(bob.recv(), 15))
+                if message["type"] == "presence":
+                    present = {user["userId"]: user["name"] for user in message["users"]}
+                elif message["type"] == "presenceChanged":
+                    for user_id in message["left"]:
+                        present.pop(user_id, None)
+                    present.update({user["userId"]: user["name"] for user in message["users"]})
+                else:
+                    continue
+                more = message.get("more", more)
+
+        await until(lambda: len(present) == 100 and more == 11)
+        assert "Bob" in present.values() and "Phone 098" in present.values()
+        # Eleven of the named leave: those counted on node 1 are named in their place.
+        for phone in phones[:11]:
+            await phone.close()
+        await until(lambda: more == 0 and len(present) == 100)
+        assert "Phone 109" in present.values() and "Phone 000" not in present.values()
+        for phone in phones[11:] + [bob]:
+            await phone.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_rename_a_replaced_link_and_a_delete_on_one_node_reach_sockets_on_the_other(nodes):
     node1, node2 = nodes
     board = node1.create_board("Links")

@@ -25,7 +25,7 @@ import Testing
         #expect(tracker.joinerList { users, _ in users }.map(\.name) == ["Ada", "Bob"])
         // Bob is not this node's to tell the others of.
         #expect(tracker.flushLocal() == nil)
-        #expect(tracker.localUsers.map(\.name) == ["Ada"])
+        #expect(tracker.announcement().users.map(\.name) == ["Ada"])
         // A delta changes one user; the same again changes nothing.
         _ = tracker.applyRemote(node: "n2", users: [Self.user("u-bob", "Bob", editing: "s1")], left: [], replacing: false, now: 1)
         #expect(tracker.flush()?.users.map(\.editing) == ["s1"])
@@ -35,6 +35,40 @@ import Testing
         _ = tracker.applyRemote(node: "n2", users: [Self.user("u-cy", "Cy")], left: [], replacing: true, now: 3)
         #expect(tracker.flush() == .init(users: [Self.user("u-cy", "Cy")], left: ["u-bob"]))
     }
+
+    /// A crowd on two nodes: each tells the other its first users and counts the rest, and
+    /// each shows the board's first users (editors, then by name) and counts everyone else.
+    @Test func aNodeNamesItsFirstUsersToTheOthersAndCountsTheRest() {
+        var here = Tracker(sharedWithOtherNodes: true, listLimit: 3, countFlushes: 1)
+        var there = Tracker(sharedWithOtherNodes: true, listLimit: 3, countFlushes: 1)
+        for n in 0..<6 {
+            _ = here.add(Participant(clientID: "here-\(n)-client", boardID: "b", name: "Here \(n)", role: .edit), on: n)
+            _ = there.add(Participant(clientID: "there-\(n)-client", boardID: "b", name: "There \(n)", role: .edit), on: n)
+        }
+        _ = there.setPresence(editing: "s1", clockError: nil, on: 5)
+        let announced = there.announcement()
+        #expect(announced.users.map(\.name) == ["There 0", "There 1", "There 5"] && announced.more == 3)
+        _ = here.flush()
+        #expect(here.applyRemote(node: "there", users: announced.users, left: [], more: announced.more, replacing: true, now: 0) == .scheduleFlush)
+        let flush = here.flush()
+        #expect(flush?.users.map(\.name) == ["There 5"] && flush?.left == [Self.userID("here-2-client")] && flush?.more == 9)
+        #expect(here.joinerList { users, _ in users }.map(\.name) == ["Here 0", "Here 1", "There 5"])
+
+        // Two leave there, unnamed: a delta with the count alone, and the count follows here.
+        _ = there.remove(3)
+        _ = there.remove(4)
+        let delta = there.flushLocal()
+        #expect(delta == .init(users: [], left: [], more: 1))
+        #expect(here.applyRemote(node: "there", users: delta!.users, left: delta!.left, more: delta!.more, replacing: false, now: 1) == .scheduleFlush)
+        #expect(here.flush() == .init(users: [], left: [], more: 7))
+        // Named ones leave: the next in line is named to the others, and the count falls to none.
+        _ = there.remove(0)
+        let next = there.flushLocal()
+        #expect(next?.users.map(\.name) == ["There 2"] && next?.left == [Self.userID("there-0-client")] && next?.more == 0)
+        #expect(there.flushLocal() == nil, "nothing new")
+    }
+
+    static func userID(_ client: String) -> String { Participant.userID(clientID: client, boardID: "b") }
 
     @Test func aSilentNodesUsersAreForgotten() {
         var tracker = Tracker(sharedWithOtherNodes: true)

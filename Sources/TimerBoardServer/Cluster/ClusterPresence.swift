@@ -33,7 +33,8 @@ struct ClusterPresence: OtherNodes {
         }
     }
 
-    /// The messages that tell `news`; when it takes several, only the first of a full list replaces.
+    /// The messages that tell `news`; when it takes several, only the first of a full list
+    /// replaces, and only the first carries the count.
     func payloads(_ news: PresenceNews) -> [String] {
         var payloads: [String] = []
         var remainingUsers = news.users[...]
@@ -44,7 +45,8 @@ struct ClusterPresence: OtherNodes {
             let someLeft = Array(remainingLeft.prefix(Self.usersPerMessage * 4))
             remainingLeft = remainingLeft.dropFirst(someLeft.count)
             let scope: PresenceNews.Scope = payloads.isEmpty ? news.scope : .delta
-            let json = String(decoding: ServerMessage.presenceChanged(users: someUsers, left: someLeft).encoded(), as: UTF8.self)
+            let more = payloads.isEmpty ? news.more : nil
+            let json = String(decoding: ServerMessage.presenceChanged(users: someUsers, left: someLeft, more: more).encoded(), as: UTF8.self)
             payloads.append("\(nodeID) \(scope.rawValue) \(json)")
         } while !remainingUsers.isEmpty || !remainingLeft.isEmpty
         return payloads
@@ -54,8 +56,8 @@ struct ClusterPresence: OtherNodes {
     func news(from payload: String) -> (node: String, news: PresenceNews)? {
         let parts = payload.split(separator: " ", maxSplits: 2)
         guard parts.count == 3, parts[0] != nodeID, let scope = PresenceNews.Scope(rawValue: String(parts[1])),
-            case .presenceChanged(let users, let left, _)? = try? ServerMessage.decode(Data(parts[2].utf8))
+            case .presenceChanged(let users, let left, let more)? = try? ServerMessage.decode(Data(parts[2].utf8))
         else { return nil }
-        return (String(parts[0]), PresenceNews(scope: scope, users: users, left: left))
+        return (String(parts[0]), PresenceNews(scope: scope, users: users, left: left, more: more))
     }
 }

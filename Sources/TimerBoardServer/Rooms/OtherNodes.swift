@@ -19,7 +19,10 @@ protocol OtherNodes: Sendable {
 }
 
 /// Who is on a board on one node: its whole list (`full`, which replaces what that node said
-/// before) or what changed since its last message (`delta`).
+/// before) or what changed since its last message (`delta`). A node names only its first users
+/// (as a presence list orders them, at most its list's limit) and counts the others in `more`
+/// (nil in a delta: unchanged): the board's first users are among the nodes' first, and a crowd
+/// of 10,000 on one node is a few messages, not 400 of 25 names.
 struct PresenceNews: Sendable, Equatable {
     enum Scope: String, Sendable {
         case full
@@ -29,4 +32,5 @@ struct PresenceNews: Sendable, Equatable {
     let scope: Scope
     let users: [ServerMessage.PresenceUser]
     let left: [String]
+    var more: Int? = nil
 }

@@ -57,8 +57,11 @@ struct PresenceTracker<Frame> {
     private(set) var participants: [Int: Participant] = [:]
     /// User ids whose presence changed since the last flush.
     private var touched: Set<String> = []
-    /// Users on other nodes of a cluster, by node, as each last told, and when it last did.
-    private var remote: [String: (users: [String: ServerMessage.PresenceUser], heardAt: Int64)] = [:]
+    /// Users on other nodes of a cluster, by node, as each last told: the first it names, how
+    /// many more it has, and when it last told.
+    private var remote: [String: (users: [String: ServerMessage.PresenceUser], more: Int, heardAt: Int64)] = [:]
+    /// What the other nodes were last told of this node's users: whom it named, how many more.
+    private var toldOtherNodes: (named: Set<String>, more: Int) = ([], 0)
     /// On a cluster: user ids of this node's connections whose presence changed since the last
     /// `flushLocal`, for the other nodes. Nil on one node: nobody would read it.
     private var touchedLocally: Set<String>?
@@ -75,9 +78,11 @@ struct PresenceTracker<Frame> {
     /// Whom the last flush left listed, and how many it counted beyond them.
     private var listed: Set<String> = []
     private var listedMore = 0
-    /// Flushes since one told the count (at most `countFlushes`), and whether a count waits.
+    /// Flushes since one told the count (at most `countFlushes`), whether a count waits, and
+    /// whether another node's count changed since the last flush.
     private var flushesSinceCountTold: Int
     private var isCountHeldBack = false
+    private var isRemoteCountChanged = false
     /// A flush is due: the room was asked for one (`.scheduleFlush`), or `flush()` held a
     /// count back and wants to be called again after the interval.
     private(set) var isFlushScheduled = false
@@ -148,11 +153,12 @@ struct PresenceTracker<Frame> {
     /// not listed now is `left` if any of them may have it (one who left the board was listed,
     /// or nobody has it).
     mutating func flush() -> Flush? {
-        let heldBack = isCountHeldBack
+        let countMayHaveChanged = isCountHeldBack || isRemoteCountChanged
         isFlushScheduled = false
         isCountHeldBack = false
+        isRemoteCountChanged = false
         flushesSinceCountTold = min(flushesSinceCountTold + 1, countFlushes)
-        guard !touched.isEmpty || heldBack else { return nil }
+        guard !touched.isEmpty || countMayHaveChanged else { return nil }
         if touched.isEmpty && flushesSinceCountTold < countFlushes {
             // Nothing new since the count was held back: wait on without listing 10,000 again.
             isFlushScheduled = true
@@ -188,58 +194,80 @@ struct PresenceTracker<Frame> {
     /// The users a list names now (sorted by name, then user id), and how many it leaves out.
     ///
     /// Everyone counts once: a user with several connections, or on this node and another, is
-    /// one user, shown as this node has them. Only the listed become `PresenceUser`s here.
+    /// one user, shown as this node has them. Only the listed become `PresenceUser`s here. Users
+    /// another node counts but does not name are counted as its (one there and here too counts
+    /// twice: the price of not naming 10,000).
     private func list() -> (users: [ServerMessage.PresenceUser], more: Int) {
-        var counted = Set<String>(minimumCapacity: participants.count)
-        var firstHere = FirstInOrder<Participant>(limit: listLimit) {
-            Self.listOrder(($0.editing != nil, $0.name, $0.userID), ($1.editing != nil, $1.name, $1.userID))
-        }
-        for participant in participants.values where counted.insert(participant.userID).inserted {
-            firstHere.offer(participant)
-        }
+        let (firstHere, localUserIDs) = firstLocalUsers()
+        var counted = localUserIDs
         var first = FirstInOrder<ServerMessage.PresenceUser>(limit: listLimit) {
             Self.listOrder(($0.editing != nil, $0.name, $0.userID), ($1.editing != nil, $1.name, $1.userID))
         }
-        for participant in firstHere.elements { first.offer(participant.presenceUser) }
+        for participant in firstHere { first.offer(participant.presenceUser) }
+        var unnamedElsewhere = 0
         for node in remote.values {
             for user in node.users.values where counted.insert(user.userID).inserted { first.offer(user) }
+            unnamedElsewhere += node.more
         }
-        return (first.elements.sorted(by: Self.presenceOrder), counted.count - first.elements.count)
+        return (first.elements.sorted(by: Self.presenceOrder), counted.count + unnamedElsewhere - first.elements.count)
+    }
+
+    /// This node's first `listLimit` users in list order (one participant a user), and every
+    /// user id it has.
+    private func firstLocalUsers() -> (first: [Participant], userIDs: Set<String>) {
+        var userIDs = Set<String>(minimumCapacity: participants.count)
+        var first = FirstInOrder<Participant>(limit: listLimit) {
+            Self.listOrder(($0.editing != nil, $0.name, $0.userID), ($1.editing != nil, $1.name, $1.userID))
+        }
+        for participant in participants.values where userIDs.insert(participant.userID).inserted {
+            first.offer(participant)
+        }
+        return (first.elements, userIDs)
     }
 
     // MARK: Other nodes
 
-    /// This node's own presence changes since the last call, for the other nodes: its users
-    /// touched since, and the touched ids none of its connections has any more. Nil when there
-    /// is nothing to tell (or on one node).
+    /// This node's own presence changes since the last call, for the other nodes: its first
+    /// users touched since or new among them, the ones it named before and no longer does, and
+    /// its count of the others when that changed. Nil when there is nothing to tell (or on one
+    /// node).
     mutating func flushLocal() -> Flush? {
         guard let touchedLocally, !touchedLocally.isEmpty else { return nil }
         self.touchedLocally = []
-        var present: [String: ServerMessage.PresenceUser] = [:]
-        for participant in participants.values where touchedLocally.contains(participant.userID) {
-            present[participant.userID] = participant.presenceUser
-        }
-        return Flush(users: present.values.sorted(by: Self.presenceOrder), left: touchedLocally.subtracting(present.keys).sorted())
+        let (first, userIDs) = firstLocalUsers()
+        let named = Set(first.map(\.userID))
+        let users = first.filter { touchedLocally.contains($0.userID) || !toldOtherNodes.named.contains($0.userID) }
+        let left = toldOtherNodes.named.subtracting(named).sorted()
+        let more = userIDs.count - first.count
+        let countChanged = more != toldOtherNodes.more
+        toldOtherNodes = (named, more)
+        guard !users.isEmpty || !left.isEmpty || countChanged else { return nil }
+        return Flush(users: users.map(\.presenceUser).sorted(by: Self.presenceOrder), left: left, more: countChanged ? more : nil)
     }
 
-    /// This node's users, all of them: what it announces now and then, so that a node that
-    /// came later learns them and one that went away is forgotten (`forgetSilentNodes`).
-    var localUsers: [ServerMessage.PresenceUser] {
-        var users: [String: ServerMessage.PresenceUser] = [:]
-        for participant in participants.values { users[participant.userID] = participant.presenceUser }
-        return users.values.sorted(by: Self.presenceOrder)
+    /// What this node announces now and then, so that a node that came later learns its users
+    /// and one that went away is forgotten (`forgetSilentNodes`): its first users and how many
+    /// more it has.
+    mutating func announcement() -> (users: [ServerMessage.PresenceUser], more: Int) {
+        let (first, userIDs) = firstLocalUsers()
+        toldOtherNodes = (Set(first.map(\.userID)), userIDs.count - first.count)
+        if touchedLocally != nil { touchedLocally = [] }  // all told now
+        return (first.map(\.presenceUser).sorted(by: Self.presenceOrder), toldOtherNodes.more)
     }
 
     /// What another node told at `now`: `users` are on the board there, `left` no longer are.
     /// With `replacing`, `users` is its whole list (its periodic announcement's first part).
-    mutating func applyRemote(node: String, users: [ServerMessage.PresenceUser], left: [String], replacing: Bool, now: Int64) -> Effect {
+    mutating func applyRemote(node: String, users: [ServerMessage.PresenceUser], left: [String], more: Int? = nil, replacing: Bool, now: Int64) -> Effect {
         let before = remote[node]?.users ?? [:]
+        let moreBefore = remote[node]?.more ?? 0
         var entries = replacing ? [:] : before
         for userID in left { entries[userID] = nil }
         for user in users { entries[user.userID] = user }
-        remote[node] = (entries, now)
+        let moreNow = max(0, more ?? (replacing ? 0 : moreBefore))
+        remote[node] = (entries, moreNow, now)
         let changed = Set(before.keys).union(entries.keys).filter { before[$0] != entries[$0] }
-        return touchAll(changed)
+        let countEffect = moreNow == moreBefore ? Effect.none : remoteCountChanged()
+        return [countEffect, touchAll(changed)].contains(.scheduleFlush) ? .scheduleFlush : .none
     }
 
     /// The nodes that have users on the board now: this one (`localNode`) when it has a
@@ -254,13 +282,21 @@ struct PresenceTracker<Frame> {
     mutating func forgetSilentNodes(heardBefore oldest: Int64) -> Effect {
         let silent = remote.filter { $0.value.heardAt < oldest }
         for node in silent.keys { remote[node] = nil }
-        return touchAll(Set(silent.values.flatMap(\.users.keys)))
+        let countEffect = silent.values.allSatisfy { $0.more == 0 } ? Effect.none : remoteCountChanged()
+        return [countEffect, touchAll(Set(silent.values.flatMap(\.users.keys)))].contains(.scheduleFlush) ? .scheduleFlush : .none
     }
 
     private mutating func touchAll(_ userIDs: Set<String>) -> Effect {
         var effect = Effect.none
         for userID in userIDs where touch(userID, locally: false) == .scheduleFlush { effect = .scheduleFlush }
         return effect
+    }
+
+    private mutating func remoteCountChanged() -> Effect {
+        isRemoteCountChanged = true
+        guard !isFlushScheduled else { return .none }
+        isFlushScheduled = true
+        return .scheduleFlush
     }
 
     private mutating func touch(_ userID: String, locally: Bool) -> Effect {

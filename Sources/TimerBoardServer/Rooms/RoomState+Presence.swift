@@ -22,7 +22,7 @@ extension RoomState {
         guard !isClosed else { return [] }
         var actions: [Action] = []
         if let local = presence.flushLocal() {
-            actions.append(.tellOtherNodes(PresenceNews(scope: .delta, users: local.users, left: local.left)))
+            actions.append(.tellOtherNodes(PresenceNews(scope: .delta, users: local.users, left: local.left, more: local.more)))
         }
         guard let flush = presence.flush() else {
             return actions + (presence.isFlushScheduled ? [.flushPresenceLater] : [])  // a count held back
@@ -34,14 +34,15 @@ extension RoomState {
     /// Another node told, at `now`, who is on the board there.
     mutating func otherNodePresence(_ news: PresenceNews, from node: String, now: Int64) -> [Action] {
         guard !isClosed else { return [] }
-        return presenceActions(presence.applyRemote(node: node, users: news.users, left: news.left, replacing: news.scope == .full, now: now))
+        return presenceActions(presence.applyRemote(node: node, users: news.users, left: news.left, more: news.more, replacing: news.scope == .full, now: now))
     }
 
-    /// This node's whole list for the other nodes, and the users of nodes silent for
-    /// `silenceLimit` ms forgotten (a node that died says nothing).
+    /// This node's list for the other nodes (its first users and a count of the rest), and the
+    /// users of nodes silent for `silenceLimit` ms forgotten (a node that died says nothing).
     mutating func announcePresence(now: Int64, silenceLimit: Int64) -> [Action] {
         guard !isClosed else { return [] }
-        let news = PresenceNews(scope: .full, users: presence.localUsers, left: [])
+        let (users, more) = presence.announcement()
+        let news = PresenceNews(scope: .full, users: users, left: [], more: more)
         return [.tellOtherNodes(news)] + presenceActions(presence.forgetSilentNodes(heardBefore: now - silenceLimit))
     }
 

@@ -2,14 +2,20 @@
 """A crowd that comes and goes: CROWD viewers hold one board (a stage's phones), then for
 SECONDS one phone arrives and one leaves every 1/RATE s while an editor edits 5 times a second.
 Prints the server's CPU per second of churn, what a held phone was sent, and how long an edit
-took to reach one phone (p50/p99). docs/performance.md.
+took to reach one phone (p50/p99; one loop does it all, so a phone's handshake delays the
+reading by a few ms). docs/performance.md.
   scripts/bench-presence-churn.py SERVER_PID PORT [CROWD] [RATE] [SECONDS]
-The server must allow CROWD + 10 connections from 127.0.0.1 (scripts/bench's serve options)."""
+The server must allow CROWD + 10 connections from 127.0.0.1 and edits and joins far beyond the
+defaults: start it with scripts/bench's serve options (the figures: server `taskset -c 0`, this
+script `taskset -c 1`)."""
+import array
+import fcntl
 import json
 import os
 import resource
 import selectors
 import sys
+import termios
 import time
 import urllib.request
 
@@ -24,9 +30,6 @@ def cpu_seconds(pid: int) -> float:
 
 def received_bytes(client: RawClient) -> int:
     """What the socket holds unread (the held phones never read)."""
-    import fcntl
-    import termios
-    import array
     buffer = array.array("i", [0])
     fcntl.ioctl(client.sock.fileno(), termios.FIONREAD, buffer)
     return buffer[0]

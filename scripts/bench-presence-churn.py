@@ -4,17 +4,20 @@ SECONDS one phone arrives and one leaves every 1/RATE s while an editor edits 5 
 Prints the server's CPU per second of churn, what a held phone was sent, and how long an edit
 took to reach one phone (p50/p99; one loop does it all, so a phone's handshake delays the
 reading by a few ms). docs/performance.md.
-  scripts/bench-presence-churn.py SERVER_PID PORT [CROWD] [RATE] [SECONDS]
-The server must allow CROWD + 10 connections from 127.0.0.1 and edits and joins far beyond the
-defaults: start it with scripts/bench's serve options (the figures: server `taskset -c 0`, this
-script `taskset -c 1`)."""
+  scripts/bench-presence-churn.py SERVER_BINARY [CROWD] [RATE] [SECONDS]
+e.g. scripts/bench-presence-churn.py .build/release/timerboard 3000 20 10. It starts the server
+with scripts/bench's serve options (every budget far out of reach) on core 0 and runs itself on
+core 1, as the published figures were taken."""
 import array
 import fcntl
 import json
 import os
 import resource
 import selectors
+import shutil
+import subprocess
 import sys
+import tempfile
 import termios
 import time
 import urllib.request
@@ -35,12 +38,42 @@ def received_bytes(client: RawClient) -> int:
     return buffer[0]
 
 
+SERVE_OPTIONS = [
+    "--log-level", "warning", "--edits-per-second", "1000000", "--edit-burst", "1000000",
+    "--boards-per-minute", "1000000", "--board-burst", "1000000", "--max-connections", "50000",
+    "--max-connections-per-address", "50000", "--max-connections-per-ipv6-network", "50000",
+    "--address-edits-per-second", "1000000", "--address-edit-burst", "1000000",
+    "--board-edits-per-second", "1000000", "--board-edit-burst", "1000000"]
+
+
 def main():
-    pid, port = int(sys.argv[1]), int(sys.argv[2])
-    crowd_size = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
-    rate = float(sys.argv[4]) if len(sys.argv) > 4 else 20
-    seconds = float(sys.argv[5]) if len(sys.argv) > 5 else 10
+    binary = sys.argv[1]
+    crowd_size = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
+    rate = float(sys.argv[3]) if len(sys.argv) > 3 else 20
+    seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 10
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    pinned = os.cpu_count() >= 2 and shutil.which("taskset")
+    data, port = tempfile.mkdtemp(), 18000 + os.getpid() % 1000
+    server = subprocess.Popen([*(["taskset", "-c", "0"] if pinned else []), binary, "serve", "--port", str(port),
+                               "--data-directory", data, *SERVE_OPTIONS])
+    try:
+        if pinned:
+            os.sched_setaffinity(0, {1})
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/health")
+                break
+            except OSError:
+                assert server.poll() is None, "the server did not start"
+                time.sleep(0.1)
+        churn(server.pid, port, crowd_size, rate, seconds)
+    finally:
+        server.kill()
+        server.wait()
+        shutil.rmtree(data)
+
+
+def churn(pid: int, port: int, crowd_size: int, rate: float, seconds: float):
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/boards", method="POST",
                                      data=json.dumps({"title": "Stage"}).encode(),
                                      headers={"Content-Type": "application/json"})

@@ -200,9 +200,7 @@ struct PresenceTracker<Frame> {
     private func list() -> (users: [ServerMessage.PresenceUser], more: Int) {
         let (firstHere, localUserIDs) = firstLocalUsers()
         var counted = localUserIDs
-        var first = FirstInOrder<ServerMessage.PresenceUser>(limit: listLimit) {
-            Self.listOrder(($0.editing != nil, $0.name, $0.userID), ($1.editing != nil, $1.name, $1.userID))
-        }
+        var first = FirstInOrder<ServerMessage.PresenceUser>(limit: listLimit) { Self.listOrder($0.listKey, $1.listKey) }
         for participant in firstHere { first.offer(participant.presenceUser) }
         var unnamedElsewhere = 0
         for node in remote.values {
@@ -216,9 +214,7 @@ struct PresenceTracker<Frame> {
     /// user id it has.
     private func firstLocalUsers() -> (first: [Participant], userIDs: Set<String>) {
         var userIDs = Set<String>(minimumCapacity: participants.count)
-        var first = FirstInOrder<Participant>(limit: listLimit) {
-            Self.listOrder(($0.editing != nil, $0.name, $0.userID), ($1.editing != nil, $1.name, $1.userID))
-        }
+        var first = FirstInOrder<Participant>(limit: listLimit) { Self.listOrder($0.listKey, $1.listKey) }
         for participant in participants.values where userIDs.insert(participant.userID).inserted {
             first.offer(participant)
         }
@@ -313,8 +309,20 @@ struct PresenceTracker<Frame> {
 
     /// Who a full list names first: whoever edits something (the marks on the board are
     /// theirs), then by name.
-    private static func listOrder(_ a: (editing: Bool, name: String, userID: String), _ b: (editing: Bool, name: String, userID: String)) -> Bool {
+    private static func listOrder(_ a: PresenceListKey, _ b: PresenceListKey) -> Bool {
         if a.editing != b.editing { return a.editing }
         return (a.name, a.userID) < (b.name, b.userID)
     }
+}
+
+/// What `PresenceTracker.listOrder` compares: the same for this node's participants and for
+/// the users other nodes tell of.
+typealias PresenceListKey = (editing: Bool, name: String, userID: String)
+
+extension Participant {
+    var listKey: PresenceListKey { (editing != nil, name, userID) }
+}
+
+extension ServerMessage.PresenceUser {
+    var listKey: PresenceListKey { (editing != nil, name, userID) }
 }

@@ -52,7 +52,11 @@ def test_the_operator_resets_a_served_boards_links_over_http_and_every_old_socke
     assert server.request("GET", f"/api/boards/{board}", secret=body["secrets"]["view"])[0] == 200
 
 
-def test_the_reset_route_answers_only_the_operator_token(server):
+def test_the_reset_route_answers_only_the_operator_token(server_factory):
+    # Guesses refill so slowly that no run is long enough to earn one back: how many of the
+    # flood get through is the burst, however slow the machine (5 a minute, the default, let
+    # a slow CI run earn 13 instead of 10).
+    server = server_factory(["--operator-guesses-per-minute", "0.01", "--operator-guess-burst", "10"]).start()
     board = server.create_board("Guarded")
     path = f"/api/boards/{board}/reset-links"
     assert server.request("POST", path)[0] == 404  # no token: as for an unknown board
@@ -69,7 +73,7 @@ def test_the_reset_route_answers_only_the_operator_token(server):
     # guesses at the operator token run out, then 429 (tests/test_operator_guesses.py).
     with ThreadPoolExecutor(8) as pool:
         statuses = list(pool.map(lambda n: server.request("POST", path, secret=f"guess-{n:04d}-0123456789")[0], range(200)))
-    assert set(statuses) <= {404, 429} and statuses.count(429) >= 190, statuses
+    assert set(statuses) <= {404, 429} and statuses.count(404) <= 10, statuses
     for role in ROLES:
         assert join_answer(server, str(board), board.secrets[role])["role"] == role
 

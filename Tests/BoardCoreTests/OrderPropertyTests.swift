@@ -8,7 +8,7 @@ import Testing
 @Suite struct OrderPropertyTests {
     private static let sections: [EntityID] = ["s0", "s1", "s2"]
 
-    @Test func aHundredThousandRandomAddsAndMovesKeepEveryKeyShortAndInOrder() throws {
+    @Test func fortyThousandRandomAddsAndMovesKeepEveryKeyShortAndInOrder() throws {
         var rng = SeededGenerator(seed: 12)
         var board = Board()
         var model: [EntityID: [EntityID]] = [:]
@@ -20,9 +20,11 @@ import Testing
         var longest = 0
         var rekeys = 0
         var problems: [String] = []
-        // A favourite spot that edits hit again and again: the fraction's worst case.
+        // A favourite spot that every second placement hits: the fraction's worst case. It makes
+        // the board re-key 4 times in 40,000 steps (one in three made it 2 times in 100,000,
+        // at twice the run time in a debug build).
         var hotAnchor: EntityID?
-        for step in 0..<100_000 {
+        for step in 0..<40_000 {
             let section = Self.sections.randomElement(using: &rng)!
             let list = model[section]!
             let (operation, expected, touched) = randomOperation(
@@ -49,7 +51,7 @@ import Testing
         }
         #expect(problems.isEmpty, "\(problems)")
         #expect(longest <= OrderKey.rekeyLength)
-        #expect(rekeys > 0, "the hot spot must have made the board re-key at least once")
+        #expect(rekeys > 1, "the hot spot must have made the board re-key, and more than once")
     }
 
     private func randomOperation(
@@ -61,7 +63,7 @@ import Testing
         rng: inout SeededGenerator
     ) -> (BoardOperation, [EntityID: [EntityID]], [EntityID]) {
         func position(for ids: [EntityID]) -> (Position, Int) {
-            if let anchor = hotAnchor, let index = ids.firstIndex(of: anchor), Int.random(in: 0..<3, using: &rng) == 0 {
+            if let anchor = hotAnchor, let index = ids.firstIndex(of: anchor), Int.random(in: 0..<2, using: &rng) == 0 {
                 return (.after(anchor), index + 1)
             }
             switch Int.random(in: 0..<4, using: &rng) {
@@ -77,7 +79,7 @@ import Testing
             }
         }
         // Adds while a section is small, deletes keep it from growing past 60 (debug builds sort
-        // slowly, and 100,000 steps must stay quick); the hot spot is never deleted.
+        // slowly, and 40,000 steps must stay quick); the hot spot is never deleted.
         let roll = Int.random(in: 0..<10, using: &rng)
         let deletable = list.filter { $0 != hotAnchor }
         if !deletable.isEmpty, list.count > 60 || roll == 0 {

@@ -70,6 +70,40 @@ import Testing
 
     static func userID(_ client: String) -> String { Participant.userID(clientID: client, boardID: "b") }
 
+    /// Unnamed users coming and going on this node: the other nodes hear its count at most once
+    /// every `countFlushes` flushes, a change of whom it names at once (with the count of that
+    /// moment), and nothing when the count came back to what they were told.
+    @Test func aNodeTellsTheOthersItsCountAloneAtMostOnceEveryCountFlushes() {
+        var tracker = Tracker(sharedWithOtherNodes: true, listLimit: 2, countFlushes: 3)
+        for n in 0..<4 {
+            _ = tracker.add(Participant(clientID: "c\(n)", boardID: "b", name: "User \(n)", role: .edit), on: n)
+        }
+        // As the room flushes: the board's own list first, then the news for the other nodes.
+        func flushBoth() -> Tracker.Flush? {
+            _ = tracker.flush()
+            return tracker.flushLocal()
+        }
+        let first = flushBoth()
+        #expect(first?.users.map(\.name) == ["User 0", "User 1"] && first?.more == 2)
+
+        _ = tracker.remove(3)
+        #expect(flushBoth() == nil && tracker.isFlushScheduled, "held back, a flush still due")
+        #expect(flushBoth() == nil && tracker.isFlushScheduled)
+        #expect(flushBoth() == .init(users: [], left: [], more: 1))
+
+        // Whom it names changes: told at once, with the count as it is now.
+        _ = tracker.remove(0)
+        let named = flushBoth()
+        #expect(named?.users.map(\.name) == ["User 2"] && named?.left == [Self.userID("c0")] && named?.more == 0)
+
+        // One comes and goes before the count is due: nothing to tell, and no flush left due.
+        _ = tracker.add(Participant(clientID: "c9", boardID: "b", name: "User 9", role: .edit), on: 9)
+        #expect(flushBoth() == nil && tracker.isFlushScheduled)
+        _ = tracker.remove(9)
+        #expect(flushBoth() == nil)
+        #expect(!tracker.isFlushScheduled)
+    }
+
     @Test func aSilentNodesUsersAreForgotten() {
         var tracker = Tracker(sharedWithOtherNodes: true)
         _ = tracker.applyRemote(node: "gone", users: [Self.user("u-1", "One")], left: [], replacing: true, now: 1_000)

@@ -20,6 +20,7 @@ import BoardProtocol
 /// A change of the count alone (someone unlisted came or went) is told at most once every
 /// `countFlushes` flushes: with 10,000 phones coming and going, telling each of them the count
 /// every interval was 200,000 messages a second, and the board's edits queued behind them.
+/// The same holds for what this node tells the other nodes of its own count.
 struct PresenceTracker<Frame> {
     /// What the room must do after a change.
     enum Effect: Equatable {
@@ -65,12 +66,17 @@ struct PresenceTracker<Frame> {
     /// On a cluster: user ids of this node's connections whose presence changed since the last
     /// `flushLocal`, for the other nodes. Nil on one node: nobody would read it.
     private var touchedLocally: Set<String>?
+    /// `flushLocal` calls since it told the other nodes this node's count (at most
+    /// `countFlushes`), and whether a change of that count waits.
+    private var flushesSinceLocalCountTold: Int
+    private var isLocalCountHeldBack = false
 
     init(sharedWithOtherNodes: Bool = false, listLimit: Int = 100, countFlushes: Int = 20) {
         touchedLocally = sharedWithOtherNodes ? [] : nil
         self.listLimit = listLimit
         self.countFlushes = countFlushes
         flushesSinceCountTold = countFlushes
+        flushesSinceLocalCountTold = countFlushes
     }
     /// The list handed to joiners since the last flush: its frame, whom it names and how many
     /// it counts.
@@ -226,18 +232,29 @@ struct PresenceTracker<Frame> {
     /// This node's own presence changes since the last call, for the other nodes: its first
     /// users touched since or new among them, the ones it named before and no longer does, and
     /// its count of the others when that changed. Nil when there is nothing to tell (or on one
-    /// node).
+    /// node), or when only the count changed and it was told less than `countFlushes` calls
+    /// ago: then a flush stays scheduled (`isFlushScheduled`), to tell it later. Call it after
+    /// `flush()`, which clears that flag.
     mutating func flushLocal() -> Flush? {
-        guard let touchedLocally, !touchedLocally.isEmpty else { return nil }
+        flushesSinceLocalCountTold = min(flushesSinceLocalCountTold + 1, countFlushes)
+        guard let touchedLocally, !touchedLocally.isEmpty || isLocalCountHeldBack else { return nil }
         self.touchedLocally = []
+        isLocalCountHeldBack = false
         let (first, userIDs) = firstLocalUsers()
         let named = Set(first.map(\.userID))
         let users = first.filter { touchedLocally.contains($0.userID) || !toldOtherNodes.named.contains($0.userID) }
         let left = toldOtherNodes.named.subtracting(named).sorted()
         let more = userIDs.count - first.count
         let countChanged = more != toldOtherNodes.more
-        toldOtherNodes = (named, more)
         guard !users.isEmpty || !left.isEmpty || countChanged else { return nil }
+        if users.isEmpty && left.isEmpty && flushesSinceLocalCountTold < countFlushes {
+            // Only unnamed users came or went: one NOTIFY a second, not one every interval.
+            isLocalCountHeldBack = true
+            isFlushScheduled = true
+            return nil
+        }
+        toldOtherNodes = (named, more)
+        if countChanged { flushesSinceLocalCountTold = 0 }
         return Flush(users: users.map(\.presenceUser).sorted(by: Self.presenceOrder), left: left, more: countChanged ? more : nil)
     }
 
@@ -248,6 +265,8 @@ struct PresenceTracker<Frame> {
         let (first, userIDs) = firstLocalUsers()
         toldOtherNodes = (Set(first.map(\.userID)), userIDs.count - first.count)
         if touchedLocally != nil { touchedLocally = [] }  // all told now
+        isLocalCountHeldBack = false
+        flushesSinceLocalCountTold = 0
         return (first.map(\.presenceUser).sorted(by: Self.presenceOrder), toldOtherNodes.more)
     }
 

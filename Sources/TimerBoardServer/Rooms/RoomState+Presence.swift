@@ -21,14 +21,15 @@ extension RoomState {
     mutating func flushPresence() -> [Action] {
         guard !isClosed else { return [] }
         var actions: [Action] = []
+        if let flush = presence.flush() {
+            enqueue(.broadcast(Self.encode(.presenceChanged(users: flush.users, left: flush.left, more: flush.more))))
+            actions += deliverDurable()
+        }
+        // After `flush()`: both may hold a count back and keep a flush scheduled.
         if let local = presence.flushLocal() {
             actions.append(.tellOtherNodes(PresenceNews(scope: .delta, users: local.users, left: local.left, more: local.more)))
         }
-        guard let flush = presence.flush() else {
-            return actions + (presence.isFlushScheduled ? [.flushPresenceLater] : [])  // a count held back
-        }
-        enqueue(.broadcast(Self.encode(.presenceChanged(users: flush.users, left: flush.left, more: flush.more))))
-        return actions + deliverDurable()
+        return actions + (presence.isFlushScheduled ? [.flushPresenceLater] : [])  // a count held back
     }
 
     /// Another node told, at `now`, who is on the board there.

@@ -36,6 +36,22 @@ import Testing
         #expect(tracker.flush() == .init(users: [Self.user("u-cy", "Cy")], left: ["u-bob"]))
     }
 
+    /// Another node's full list comes in parts, the first replacing what it said before: its
+    /// users named again unchanged are told to nobody (every viewer was re-sent ~75 users each
+    /// time a node announced, every 10 s), and one that changed is told alone.
+    @Test func aFullListInPartsTellsOnlyWhatChanged() {
+        var tracker = Tracker(sharedWithOtherNodes: true)
+        let users = (0..<50).map { Self.user("u\($0)", "User \($0)") }
+        _ = tracker.applyRemote(node: "n2", users: users, left: [], replacing: true, now: 0)
+        #expect(tracker.flush()?.users.count == 50)
+        // The next announcement, in two parts as ClusterPresence splits it.
+        _ = tracker.applyRemote(node: "n2", users: Array(users[..<25]), left: [], replacing: true, now: 1)
+        _ = tracker.applyRemote(node: "n2", users: Array(users[25...]), left: [], replacing: false, now: 1)
+        #expect(tracker.flush() == nil)
+        _ = tracker.applyRemote(node: "n2", users: [Self.user("u3", "User 3", editing: "s1")], left: [], replacing: false, now: 2)
+        #expect(tracker.flush()?.users.map(\.userID) == ["u3"])
+    }
+
     /// A crowd on two nodes: each tells the other its first users and counts the rest, and
     /// each shows the board's first users (editors, then by name) and counts everyone else.
     @Test func aNodeNamesItsFirstUsersToTheOthersAndCountsTheRest() {

@@ -40,8 +40,8 @@ struct PresenceTracker<Frame> {
         case changed(Effect)
     }
 
-    /// What a flush tells everyone: the listed users touched since the last flush or new to
-    /// the list, the user ids no longer listed (none of their connections is on the board, or
+    /// What a flush tells everyone: the listed users someone may have otherwise (changed since
+    /// the last flush, or new to the list), the user ids no longer listed (none of their connections is on the board, or
     /// the full list has no room for them), and how many are on the board unlisted (nil: none,
     /// now or before).
     struct Flush: Equatable {
@@ -80,9 +80,9 @@ struct PresenceTracker<Frame> {
     }
     /// The list handed to joiners since the last flush: its frame, whom it names and how many
     /// it counts.
-    private var joinerList: (frame: Frame, listed: Set<String>, more: Int)?
-    /// Whom the last flush left listed, and how many it counted beyond them.
-    private var listed: Set<String> = []
+    private var joinerList: (frame: Frame, listed: [String: ServerMessage.PresenceUser], more: Int)?
+    /// Whom the last flush left listed, as it showed them, and how many it counted beyond them.
+    private var listed: [String: ServerMessage.PresenceUser] = [:]
     private var listedMore = 0
     /// Flushes since one told the count (at most `countFlushes`), whether a count waits, and
     /// whether another node's count changed since the last flush.
@@ -146,7 +146,7 @@ struct PresenceTracker<Frame> {
         if let joinerList { return joinerList.frame }
         let (users, more) = list()
         let frame = encode(users, more)
-        joinerList = (frame, Set(users.map(\.userID)), more)
+        joinerList = (frame, Self.byUserID(users), more)
         return frame
     }
 
@@ -172,12 +172,18 @@ struct PresenceTracker<Frame> {
             return nil
         }
         let (users, more) = list()
-        let nowListed = Set(users.map(\.userID))
-        let knownToAll = joinerList.map { listed.intersection($0.listed) } ?? listed
-        let knownToSome = listed.union(joinerList?.listed ?? [])
-        let told = users.filter { touched.contains($0.userID) || !knownToAll.contains($0.userID) }
+        let nowListed = Self.byUserID(users)
+        // Compared by what they show, not by who was touched: another node's full list comes in
+        // parts, the first replacing its users, and its users touched that way are most often
+        // unchanged (every viewer was re-sent ~75 of them every 10 s).
+        let joinersHave = joinerList?.listed
+        let told = users.filter { user in
+            listed[user.userID] != user || (joinersHave.map { $0[user.userID] != user } ?? false)
+        }
         // Only someone listed may be on a client's list: a crowd's unlisted arrivals cost nothing.
-        let left = knownToSome.subtracting(nowListed).sorted()
+        var knownToSome = Set(listed.keys)
+        if let joinersHave { knownToSome.formUnion(joinersHave.keys) }
+        let left = knownToSome.subtracting(nowListed.keys).sorted()
         touched = []
         if told.isEmpty && left.isEmpty {
             // Everyone has this list; at most the count is new to some.
@@ -320,6 +326,10 @@ struct PresenceTracker<Frame> {
         guard !isFlushScheduled else { return .none }
         isFlushScheduled = true
         return .scheduleFlush
+    }
+
+    private static func byUserID(_ users: [ServerMessage.PresenceUser]) -> [String: ServerMessage.PresenceUser] {
+        Dictionary(users.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     private static func presenceOrder(_ a: ServerMessage.PresenceUser, _ b: ServerMessage.PresenceUser) -> Bool {

@@ -40,10 +40,10 @@ struct PresenceTracker<Frame> {
         case changed(Effect)
     }
 
-    /// What a flush tells everyone: the listed users someone may have otherwise (changed since
-    /// the last flush, or new to the list), the user ids no longer listed (none of their connections is on the board, or
-    /// the full list has no room for them), and how many are on the board unlisted (nil: none,
-    /// now or before).
+    /// What a flush tells everyone: the listed users someone may show otherwise (changed since
+    /// the last flush, or new to the list), the user ids no longer listed (none of their
+    /// connections is on the board, or the full list has no room for them), and how many are on
+    /// the board unlisted (nil: none, now or before).
     struct Flush: Equatable {
         let users: [ServerMessage.PresenceUser]
         let left: [String]

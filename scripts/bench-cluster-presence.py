@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import websockets  # noqa: E402
-from cluster import Postgres  # noqa: E402
+from cluster import Postgres, joined, keep_reading  # noqa: E402
 from conftest import ServerProcess  # noqa: E402
 
 
@@ -26,29 +26,17 @@ def commits(pg: Postgres) -> int:
     return int(pg.query("select xact_commit from pg_stat_database where datname = 'postgres'")[0][0])
 
 
-async def drain(socket):
-    """Reads what a phone is sent, as a page does (one that never read would be cut off)."""
-    try:
-        async for _ in socket:
-            pass
-    except websockets.ConnectionClosed:
-        pass
-
-
 async def scenario(pg: Postgres, node1: ServerProcess, node2: ServerProcess):
     board = node1.create_board("Crowd")
     readers = []
 
-    async def connect(node, client_id, name, secret):
-        socket = await websockets.connect(node.ws)
-        await socket.send(json.dumps({"type": "hello", "protocol": 1, "clientId": client_id, "name": name}))
-        await socket.send(json.dumps({"type": "join", "board": str(board), "secret": secret}))
-        if node is node1:
-            readers.append(asyncio.create_task(drain(socket)))
+    async def phone(client_id, name):
+        socket = await joined(node1.ws, board, board.secrets["view"], client_id, name)
+        readers.append(asyncio.create_task(keep_reading(socket)))
         return socket
 
-    phones = [await connect(node1, f"phone-{n:03d}-0123456789", f"Phone {n:03d}", board.secrets["view"]) for n in range(110)]
-    bob = await connect(node2, "bob-client-0123456789", "Bob", board.edit)
+    phones = [await phone(f"phone-{n:03d}-0123456789", f"Phone {n:03d}") for n in range(110)]
+    bob = await joined(node2.ws, board, board.edit, "bob-client-0123456789", "Bob")
     got = {"messages": 0, "bytes": 0}
 
     async def read_bob():
@@ -74,7 +62,7 @@ async def scenario(pg: Postgres, node1: ServerProcess, node2: ServerProcess):
         # Unnamed phones (they sort after the first 100) come, 10 a second, then go: the count alone changes.
         extra = []
         for n in range(50):
-            extra.append(await connect(node1, f"zed-{n:03d}-0123456789", f"Zed {n:03d}", board.secrets["view"]))
+            extra.append(await phone(f"zed-{n:03d}-0123456789", f"Zed {n:03d}"))
             await asyncio.sleep(0.1)
         for socket in extra:
             await socket.close()

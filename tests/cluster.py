@@ -71,6 +71,24 @@ class Replica:
         return {"sections": self.sections, "timers": self.timers}
 
 
+async def joined(ws_url: str, board, secret: str, client_id: str, name: str):
+    """A socket that said hello as `name` and asked to join `board` (not waiting for the answer)."""
+    socket = await websockets.connect(ws_url)
+    await socket.send(json.dumps({"type": "hello", "protocol": 1, "clientId": client_id, "name": name}))
+    await socket.send(json.dumps({"type": "join", "board": str(board), "secret": secret}))
+    return socket
+
+
+async def keep_reading(socket):
+    """Reads and drops what `socket` is sent until it closes, as a page reads: a socket that
+    never read would fill its queue on a slow run and be cut off as too slow."""
+    try:
+        async for _ in socket:
+            pass
+    except websockets.ConnectionClosed:
+        pass
+
+
 def board_of(snapshot) -> dict:
     return {"sections": {s["id"]: s for s in snapshot["sections"]}, "timers": {t["id"]: t for t in snapshot["timers"]}}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from cluster import Client, Postgres, board_of, random_op
+from cluster import Client, Postgres, board_of, joined, keep_reading, random_op
 from conftest import ADMIN_TOKEN, ServerProcess
 from balancers import Nginx
 
@@ -344,25 +344,10 @@ def test_a_crowd_on_one_node_is_named_and_counted_on_the_other(nodes):
     board = node1.create_board("Crowd")
 
     async def scenario():
-        async def drain(socket):
-            try:
-                async for _ in socket:
-                    pass
-            except websockets.ConnectionClosed:
-                pass
-
-        async def connect(node, client_id, name, secret):
-            socket = await websockets.connect(node.ws)
-            await socket.send(json.dumps({"type": "hello", "protocol": 1, "clientId": client_id, "name": name}))
-            await socket.send(json.dumps({"type": "join", "board": str(board), "secret": secret}))
-            return socket
-
-        phones = [await connect(node1, f"phone-{n:03d}-0123456789", f"Phone {n:03d}", board.secrets["view"])
+        phones = [await joined(node1.ws, board, board.secrets["view"], f"phone-{n:03d}-0123456789", f"Phone {n:03d}")
                   for n in range(110)]
-        # Each phone reads what it is sent, as a page does: one that never read would fill its
-        # queue on a slow run, be cut off as too slow, and leave the board in the middle of the test.
-        readers = [asyncio.create_task(drain(phone)) for phone in phones]
-        bob = await connect(node2, "bob-client-0123456789", "Bob", board.edit)
+        readers = [asyncio.create_task(keep_reading(phone)) for phone in phones]
+        bob = await joined(node2.ws, board, board.edit, "bob-client-0123456789", "Bob")
         present, more = {}, 0
 
         async def until(condition):

@@ -23,12 +23,17 @@ struct Participant: Sendable {
         self.role = role
     }
 
-    /// 96 bits of a hash of the board and the client id: the same for every connection of one
-    /// client to one board, different across boards, and no way back to the client id.
+    /// 90 bits of a hash of the board and the client id: the same for every connection of one
+    /// client to one board, different across boards, and no way back to the client id. Its 15
+    /// characters fit inside a `String` itself, so no connection allocates one (16 did: 64 bytes
+    /// of heap for every idle connection, docs/performance.md).
     static func userID(clientID: String, boardID: String) -> String {
         let digest = SHA256.hash(data: Data("timerboard user\u{0}\(boardID)\u{0}\(clientID)".utf8))
-        return BoardSecrets.base64URL(Array(digest.prefix(12)))
+        return String(BoardSecrets.base64URL(Array(digest.prefix(12))).prefix(userIDLength))
     }
+
+    /// The longest text a `String` holds without a heap allocation (on 64-bit platforms).
+    static let userIDLength = 15
 
     /// The same colour for a user id every time, from a palette that reads well on white.
     var color: String {

@@ -64,19 +64,21 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         maxFrameBytes: Int,
         maxMessageBytes: Int
     ) throws {
+        // One read per wake-up: a connection then keeps one read buffer, not up to four (NIO
+        // keeps a pool of them per channel), and clients send small messages.
+        try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
         let connection = WebSocketConnection(
             outbound: outbound,
             receiver: receiver,
             maxFrameBytes: maxFrameBytes,
             maxMessageBytes: maxMessageBytes
         )
+        // Last: once the handler is in the pipeline, the receiver hears of the channel's end,
+        // and nothing after this throws (a caller that catches an error may clean up itself).
         try channel.pipeline.syncOperations.addHandler(connection)
         // The queue writes and closes through the connection, so its close follows the
         // handshake. The two hold each other until the channel ends (`ended`).
         outbound.attach(writer: connection)
-        // One read per wake-up: a connection then keeps one read buffer, not up to four (NIO
-        // keeps a pool of them per channel), and clients send small messages.
-        try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {

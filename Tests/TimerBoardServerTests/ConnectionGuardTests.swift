@@ -167,16 +167,64 @@ import Testing
         #expect(!http.isActive)
     }
 
-    /// An admitted upgrade leaves nothing to guard but its slot: the guard leaves the pipeline
-    /// (an idle WebSocket does not carry it), and the connection's close gives the slot back.
-    @Test func anAdmittedWebSocketIsNoLongerGuardedAndItsCloseGivesBackTheSlot() throws {
+    /// An admitted upgrade leaves nothing to guard but its slot, which the connection's session
+    /// takes over: the guard then leaves the pipeline, so an idle WebSocket carries neither the
+    /// guard nor a callback on its close, and the session gives the slot back.
+    @Test func anAdmittedWebSocketHandsItsSlotToItsSessionAndTheGuardLeaves() throws {
         let settings = Self.settings()
         let webSocket = try Self.channel(settings)
         try webSocket.writeInbound(ByteBuffer(string: Self.upgrade))
         #expect(try webSocket.readInbound(as: HTTPServerRequestPart.self) != nil)
+        let slot = try #require(ConnectionGuard.handOverSlot(of: webSocket))
         #expect(throws: (any Error).self) { try webSocket.pipeline.syncOperations.handler(type: ConnectionGuard.self) }
-        #expect(settings.limiter.total == 1)
+        #expect(ConnectionGuard.handOverSlot(of: webSocket) == nil)
         _ = try webSocket.finish()
+        #expect(settings.limiter.total == 1)  // the session's to give back, once
+        slot.giveBack()
         #expect(settings.limiter.total == 0)
+    }
+
+    /// An upgrade no session took (refused by its origin, or closed before the 101) keeps its
+    /// guard, which gives the slot back when the connection closes.
+    @Test func anUpgradeNoSessionTookGivesBackItsSlotWhenItCloses() throws {
+        let settings = Self.settings()
+        let upgrade = try Self.channel(settings)
+        try upgrade.writeInbound(ByteBuffer(string: Self.upgrade))
+        #expect(try upgrade.readInbound(as: HTTPServerRequestPart.self) != nil)
+        #expect(settings.limiter.total == 1)
+        _ = try upgrade.finish()
+        #expect(settings.limiter.total == 0)
+        #expect(ConnectionGuard.handOverSlot(of: try Self.channel(settings)) == nil)  // no upgrade yet: nothing to hand over
+    }
+
+    /// Behind a trusted proxy a WebSocket counts against the client the proxy names, and the
+    /// slot its session takes over carries that count until it is given back.
+    @Test func behindATrustedProxyTheHandedOverSlotHoldsTheClientsCount() throws {
+        let settings = Self.settings {
+            $0.trustedProxies = TrustedProxies([try! IPNetwork(parsing: "10.0.0.1")])
+            $0.maxConnectionsPerAddress = 1
+        }
+        let proxied = """
+            GET /ws HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.7\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+            Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n
+            """
+        func upgrade() throws -> EmbeddedChannel {
+            let channel = try Self.channel(settings, from: "10.0.0.1")
+            try channel.writeInbound(ByteBuffer(string: proxied))
+            return channel
+        }
+        let first = try upgrade()
+        #expect(try first.readInbound(as: HTTPServerRequestPart.self) != nil)
+        let slot = try #require(ConnectionGuard.handOverSlot(of: first))
+        #expect(slot.address == nil && slot.client == "203.0.113.7")
+        _ = try first.finish()
+
+        let second = try upgrade()
+        #expect(try second.readInbound(as: HTTPServerRequestPart.self) == nil)
+        #expect(try Self.written(second).hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+
+        slot.giveBack()
+        let third = try upgrade()
+        #expect(try third.readInbound(as: HTTPServerRequestPart.self) != nil)
     }
 }

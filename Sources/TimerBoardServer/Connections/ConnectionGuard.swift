@@ -8,7 +8,8 @@ import NIOHTTP1
 /// header before anything acts on it:
 ///
 /// - every accepted connection takes a slot from the `ConnectionLimiter` (in all and per
-///   `ClientAddress`) and gives it back when it closes, however it closes (its close future).
+///   `ClientAddress`) and gives it back when it closes, however it closes (the guard leaves the
+///   pipeline then), unless a WebSocket's session took it over (`handOverSlot(of:)`).
 ///   A kept-alive connection is idle while it waits for its next request, and when its address
 ///   (or the server) is at its cap, the longest-idle one is closed to make room (`Evicted`);
 ///   with none idle (a connection not asked anything yet is not), the
@@ -26,7 +27,8 @@ import NIOHTTP1
 /// - when the server stops (`ChannelShouldQuiesceEvent`), a connection that never sent a header
 ///   is closed at once, and an HTTP one is closed `shutdownGrace` later if still open.
 ///
-/// It leaves the pipeline once a WebSocket upgrade is admitted: from there the connection
+/// Once a WebSocket upgrade is admitted it passes everything through, and leaves the pipeline
+/// when the connection's session takes its slot: from there the connection
 /// (`WebSocketConnection`) bounds its own close, and the heartbeat the shutdown. Idle kept-alive
 /// HTTP connections are also closed by hummingbird's idle timeout.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
@@ -47,14 +49,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case http(requestsInProgress: Int)
         /// Answering a refusal, then closing; the rest of the request is dropped.
         case refusing
-        /// Upgrading to a WebSocket: the guard is on its way out of the pipeline.
+        /// Upgrading to a WebSocket: everything passes through until the session takes the slot.
         case webSocket
     }
 
     let settings: Settings
     var phase = Phase.awaitingHeader
-    /// The connection's slot: its id and the address it counts under (nil: in all only).
-    private var slot: (id: Int, address: String?)?
+    /// The connection's slot, until its close gives it back or a session takes it over.
+    private var slot: ConnectionSlot?
+    /// Holds one of the places of connections waiting for a refusal (`Settings.beginRefusal`).
+    private var holdsRefusalPlace = false
     /// A request's head was read and its end not yet.
     private var readingRequest = false
     /// The next response ends the connection (`Connection: close`).
@@ -76,11 +80,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let address = settings.acceptKey(peer: context.channel.remoteAddress)
         let admission = settings.limiter.open(from: address)
         if let id = admission.id {
-            slot = (id, address)
-            let limiter = settings.limiter
             // Not idle yet: a connection that has not asked anything keeps its slot until its
             // header timeout, so a client opening several sockets at once never sees one cut.
-            context.channel.closeFuture.whenComplete { _ in limiter.close(id: id, from: address) }
+            slot = ConnectionSlot(limiter: settings.limiter, id: id, address: address)
             lifetimeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.keepAliveLifetime) {
                 self.lifetimeDeadline = nil
                 self.endKeepAlive(context)
@@ -98,8 +100,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 if context.channel.isActive { closeBeforeAnyRequest(context) }
                 return
             }
-            let settings = settings
-            context.channel.closeFuture.whenComplete { _ in settings.endRefusal() }
+            holdsRefusalPlace = true
             phase = .refusingAtHeader(reason, address: address)
         }
         headerDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.headerTimeout) {
@@ -118,7 +119,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if closeWhenActive { closeBeforeAnyRequest(context) }
     }
 
+    /// On the connection's close (NIO removes every handler then), or when a session took the slot.
     func handlerRemoved(context: ChannelHandlerContext) {
+        slot?.giveBack()
+        slot = nil
+        if holdsRefusalPlace { settings.endRefusal() }
+        holdsRefusalPlace = false
         headerDeadline?.cancel()
         headerDeadline = nil
         requestDeadline?.cancel()
@@ -175,16 +181,25 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                     trusted: settings.trustedProxies
                 )
                 guard settings.limiter.count(from: client) else { return refuseOverCap(context, .addressFull, address: client) }
-                let limiter = settings.limiter
-                context.channel.closeFuture.whenComplete { _ in limiter.uncount(from: client) }
+                self.slot?.client = client
             }
-            phase = .webSocket
             // From here the connection is a WebSocket's, with nothing left to guard but its
-            // slot, which its close gives back: the guard leaves the pipeline, so an idle
-            // connection does not carry it (docs/performance.md).
+            // slot: the guard passes everything through until the session takes the slot.
+            phase = .webSocket
             context.fireChannelRead(data)
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
+    }
+
+    /// The slot of an upgraded connection, for its session to give back when the connection
+    /// closes; the guard leaves the pipeline, so an idle WebSocket does not carry it
+    /// (docs/performance.md). Nil without a guard or once taken. On the channel's event loop.
+    static func handOverSlot(of channel: any Channel) -> ConnectionSlot? {
+        let pipeline = channel.pipeline.syncOperations
+        guard let connectionGuard = try? pipeline.handler(type: ConnectionGuard.self), case .webSocket = connectionGuard.phase else { return nil }
+        let slot = connectionGuard.slot
+        connectionGuard.slot = nil  // before leaving: its `handlerRemoved` would give it back
+        pipeline.removeHandler(connectionGuard, promise: nil)
+        return slot
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -61,7 +61,8 @@ struct SessionFactory: Sendable {
     }
 
     /// Takes over an upgraded channel, on its event loop: its queue, its session and the inbox
-    /// between them, and the connection handler with the inbox as receiver.
+    /// between them, the connection handler with the inbox as receiver, and the connection's
+    /// slot from its guard, which the inbox gives back when the connection closes.
     private func start(connectionID: Int, address: String, acceptsDeflate: Bool, on channel: any Channel) throws {
         let outbound = Outbound(
             id: connectionID,
@@ -70,7 +71,8 @@ struct SessionFactory: Sendable {
             eventLoop: channel.eventLoop
         )
         let session = ClientSession(outbound: outbound, channel: channel, address: address, services: services)
-        let inbox = SessionInbox(session: session, connection: WebSocketControl(channel: channel), heartbeat: heartbeat)
+        let slot = ConnectionGuard.handOverSlot(of: channel)
+        let inbox = SessionInbox(session: session, connection: WebSocketControl(channel: channel), heartbeat: heartbeat, slot: slot)
         // Registered first: a channel that closes during the install tells the inbox, which
         // unregisters it, so the heartbeat never keeps a connection that is gone.
         heartbeat.register(outbound)
@@ -83,7 +85,9 @@ struct SessionFactory: Sendable {
                 maxMessageBytes: services.configuration.maxFrameBytes
             )
         } catch {
+            // The connection handler is not in the pipeline, so the inbox will not hear of the close.
             heartbeat.unregister(outbound)
+            slot?.giveBack()
             throw error
         }
     }

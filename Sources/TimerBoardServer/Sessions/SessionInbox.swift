@@ -22,11 +22,14 @@ final class SessionInbox: WebSocketMessageReceiver {
     private let session: ClientSession
     private let connection: WebSocketControl
     private let heartbeat: Heartbeat
+    /// The connection's place under the connection caps, given back when it closes.
+    private let slot: ConnectionSlot?
 
-    init(session: ClientSession, connection: WebSocketControl, heartbeat: Heartbeat) {
+    init(session: ClientSession, connection: WebSocketControl, heartbeat: Heartbeat, slot: ConnectionSlot?) {
         self.session = session
         self.connection = connection
         self.heartbeat = heartbeat
+        self.slot = slot
     }
 
     func received(_ message: InboundMessage) -> Bool {
@@ -35,6 +38,7 @@ final class SessionInbox: WebSocketMessageReceiver {
 
     func connectionClosed() {
         heartbeat.unregister(session.outbound)
+        slot?.giveBack()
         enqueue(.closed)
     }
 

@@ -65,8 +65,10 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         maxMessageBytes: Int
     ) throws {
         // One read per wake-up: a connection then keeps one read buffer, not up to four (NIO
-        // keeps a pool of them per channel), and clients send small messages.
+        // keeps a pool of them per channel), and clients send small messages. The buffer's size
+        // starts again from 256 bytes: what the upgrade request took does not size it.
         try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+        try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: WebSocketUpgradeChannel.readBuffers)
         let connection = WebSocketConnection(
             outbound: outbound,
             receiver: receiver,

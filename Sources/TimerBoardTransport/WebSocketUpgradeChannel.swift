@@ -72,12 +72,18 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
 
     /// Reads start with 256-byte buffers (NIO's default: 2 KB), enough for a join or an edit,
     /// and grow when they fill: each connection keeps its last read buffer for the next read, so
-    /// an idle WebSocket holds one of these for ever (docs/performance.md).
+    /// an idle WebSocket holds one of these for ever (docs/performance.md). A WebSocket starts
+    /// again from 256 bytes (`WebSocketConnection.install`), so a browser's 500-byte upgrade
+    /// request does not leave it a 512-byte buffer.
     static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536)
 
     package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.readBuffers)
+            // One read per wake-up: NIO pools up to this many read buffers per channel, and a
+            // request that takes two reads (a browser's upgrade) would leave every WebSocket
+            // a second buffer's place in the pool (128 bytes). Requests and messages are small.
+            try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
             let acceptance = NIOLoopBoundBox<Acceptance?>(nil, eventLoop: channel.eventLoop)
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let upgrader = WebSocketServerUpgrader<UpgradeResult>(

@@ -347,6 +347,12 @@ describe("ids", () => {
     assert.notEqual(newClientId(), newClientId());
   });
 
+  test("a client id is 15 characters, which the server keeps without a heap allocation", () => {
+    const id = newClientId();
+    assert.match(id, /^web[0-9A-Za-z]{12}$/);
+    assert.ok(isValidId(id));
+  });
+
   test("id validity follows the protocol: 1 to 64 of A-Z a-z 0-9 _ -", () => {
     assert.ok(isValidId("a"));
     assert.ok(isValidId("x".repeat(64)));

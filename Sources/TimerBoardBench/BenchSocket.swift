@@ -176,14 +176,21 @@ private final class UpgradeHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        // The key is fixed: the server only echoes its hash, and nothing here checks it.
+        // The headers Chromium sends (all but Origin, as a script's socket): the server reads
+        // a browser's 500-byte request, not a 150-byte one, and its read buffer grows to fit,
+        // which an idle connection keeps (docs/performance.md). The key is fixed: the server
+        // only echoes its hash, and nothing here checks it.
         let request =
-            "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-            + (offersDeflate ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : "") + "\r\n"
+            "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: Upgrade\r\nPragma: no-cache\r\n"
+            + "Cache-Control: no-cache\r\nUser-Agent: \(Self.userAgent)\r\nUpgrade: websocket\r\n"
+            + "Sec-WebSocket-Version: 13\r\nAccept-Encoding: gzip, deflate, br, zstd\r\nAccept-Language: en-US,en;q=0.9\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            + (offersDeflate ? "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" : "") + "\r\n"
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: request)), promise: nil)
         context.fireChannelActive()
     }
+
+    static let userAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // After the upgrade, what passes is the encoder's bytes (a pong to a ping that came

@@ -17,7 +17,7 @@ public enum IdleConnectionsBench {
         }
         let sockets = try await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"snapshot""#) }) {
             socket,
-            index in helloAndJoin(socket, clientID: "idle-\(index)", board: board)
+            index in helloAndJoin(socket, clientID: browserLikeClientID(index), board: board)
         }
         let after = ServerProcess(pid: serverPID).residentMemory() ?? before
         for socket in sockets { await socket.close() }
@@ -28,4 +28,12 @@ public enum IdleConnectionsBench {
             bytesPerConnection: Double(after - before) / Double(connections)
         )
     }
+}
+
+/// A client id as long as the browser's (web-static/wire/constants.js: "web" and 12 characters),
+/// unique per index: the server keeps each connection's id, and one over 15 bytes costs a heap
+/// allocation.
+func browserLikeClientID(_ index: Int) -> String {
+    let digits = String(index)
+    return "web" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
 }

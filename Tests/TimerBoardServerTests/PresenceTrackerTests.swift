@@ -24,6 +24,13 @@ import Testing
 
     static func userID(_ client: String) -> String { participant(client, "").userID }
 
+    /// A room's table holds one per connection: 80 bytes at most, with its 15-character user id
+    /// inside them (docs/performance.md, idle memory).
+    @Test func aParticipantTakesAtMost80Bytes() {
+        #expect(MemoryLayout<Participant>.stride <= 80)
+        #expect(Self.userID("web-Ada1").utf8.count <= 15)
+    }
+
     @Test func theFirstChangeAfterAFlushSchedulesOneAndTheRestRideAlong() {
         var tracker = Tracker()
         #expect(tracker.add(Self.participant("ada", "Ada"), on: 1) == .scheduleFlush)

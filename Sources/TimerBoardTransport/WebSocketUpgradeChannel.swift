@@ -75,7 +75,7 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
     /// an idle WebSocket holds one of these for ever (docs/performance.md). A WebSocket starts
     /// again from 256 bytes (`WebSocketConnection.install`), so a browser's 500-byte upgrade
     /// request does not leave it a 512-byte buffer.
-    static let readBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536)
+    static let readBuffers = SmallReadBuffers()
 
     package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {

@@ -70,8 +70,12 @@ struct SessionFactory: Sendable {
             acceptsDeflate: acceptsDeflate,
             eventLoop: channel.eventLoop
         )
-        let session = ClientSession(outbound: outbound, channel: channel, address: address, services: services)
         let slot = ConnectionGuard.handOverSlot(of: channel)
+        // The slot counts under the same key (`ClientAddress`): the session keeps that string,
+        // not a copy. An IPv6 key (`2001:db8:1:2::/64`) is over 15 bytes, 64 of heap each.
+        var address = address
+        if let key = slot?.client ?? slot?.address, key == address { address = key }
+        let session = ClientSession(outbound: outbound, channel: channel, address: address, services: services)
         let inbox = SessionInbox(session: session, connection: WebSocketControl(channel: channel), heartbeat: heartbeat, slot: slot)
         // Registered first: a channel that closes during the install tells the inbox, which
         // unregisters it, so the heartbeat never keeps a connection that is gone.

@@ -36,6 +36,36 @@ import Testing
         #expect(tracker.flush() == .init(users: [Self.user("u-cy", "Cy")], left: ["u-bob"]))
     }
 
+    /// The room flushes whenever its interval ends, also between the parts of another node's
+    /// full list: the users of the node's last list whom its first part does not name are not
+    /// told as gone (every viewer saw 75 users leave, and come back at the next flush). One that
+    /// no part names (their `left` was lost) is gone at the node's next full list.
+    @Test func aFlushBetweenThePartsOfAFullListTellsNobodyLeft() {
+        var tracker = Tracker(sharedWithOtherNodes: true)
+        let users = (0..<100).map { Self.user("u\($0)", "User \($0)") }
+        _ = tracker.applyRemote(node: "n2", users: users, left: [], replacing: true, now: 0)
+        #expect(tracker.flush()?.users.count == 100)
+        // The next announcement, in ClusterPresence's parts; u99 left and its news was lost.
+        let parts = Self.node("n2").payloads(PresenceNews(scope: .full, users: Array(users[..<99]), left: []))
+            .compactMap { Self.node("n1").news(from: $0)?.news }
+        #expect(parts.map(\.users.count) == [25, 25, 25, 24])
+        _ = tracker.applyRemote(node: "n2", users: parts[0].users, left: [], replacing: true, mayContinue: parts[0].mayContinue, now: 10_000)
+        #expect(tracker.flush() == nil)
+        #expect(tracker.joinerList { users, _ in users }.count == 100)
+        for part in parts.dropFirst() {
+            _ = tracker.applyRemote(node: "n2", users: part.users, left: [], replacing: part.scope == .full, mayContinue: part.mayContinue, now: 10_000)
+        }
+        #expect(tracker.flush() == nil)
+        // A delta's left drops a user at once, carried or not.
+        _ = tracker.applyRemote(node: "n2", users: Array(users[..<25]), left: [], replacing: true, mayContinue: true, now: 20_000)
+        _ = tracker.applyRemote(node: "n2", users: [], left: ["u50"], replacing: false, now: 20_000)
+        #expect(tracker.flush() == .init(users: [], left: ["u50", "u99"]))
+        // A short full list is whole: an empty one (its room closed) takes everyone off at once.
+        _ = tracker.applyRemote(node: "n2", users: [], left: [], replacing: true, mayContinue: PresenceNews(scope: .full, users: [], left: []).mayContinue, now: 20_001)
+        #expect(tracker.flush()?.left.count == 98)
+        #expect(tracker.nodesWithUsers(localNode: "n1").isEmpty)
+    }
+
     /// Another node's full list comes in parts, the first replacing what it said before: its
     /// users named again unchanged are told to nobody (every viewer was re-sent ~75 users each
     /// time a node announced, every 10 s), and one that changed is told alone.

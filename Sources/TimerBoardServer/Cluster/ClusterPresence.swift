@@ -20,7 +20,7 @@ struct ClusterPresence: OtherNodes {
     let logger: Logger
 
     /// The users of one message, or of several when one would pass PostgreSQL's payload limit.
-    static let usersPerMessage = 25
+    static let usersPerMessage = PresenceNews.usersPerPart
 
     func tell(_ news: PresenceNews, boardID: String) async {
         for payload in payloads(news) {

@@ -33,4 +33,11 @@ struct PresenceNews: Sendable, Equatable {
     let users: [ServerMessage.PresenceUser]
     let left: [String]
     var more: Int? = nil
+
+    /// The users of one message, the rest in more: a message must stay under PostgreSQL's
+    /// payload limit (`ClusterPresence`).
+    static let usersPerPart = 25
+
+    /// A full list this long may go on in the messages after it; a shorter one is whole.
+    var mayContinue: Bool { scope == .full && users.count >= Self.usersPerPart }
 }

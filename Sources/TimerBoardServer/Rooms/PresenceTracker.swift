@@ -58,9 +58,8 @@ struct PresenceTracker<Frame> {
     private(set) var participants: [Int: Participant] = [:]
     /// User ids whose presence changed since the last flush.
     private var touched: Set<String> = []
-    /// Users on other nodes of a cluster, by node, as each last told: the first it names, how
-    /// many more it has, and when it last told.
-    private var remote: [String: (users: [String: ServerMessage.PresenceUser], more: Int, heardAt: Int64)] = [:]
+    /// Users on other nodes of a cluster, by node, as each last told.
+    private var remote: [String: RemoteNodePresence] = [:]
     /// What the other nodes were last told of this node's users: whom it named, how many more.
     private var toldOtherNodes: (named: Set<String>, more: Int) = ([], 0)
     /// On a cluster: user ids of this node's connections whose presence changed since the last
@@ -277,17 +276,20 @@ struct PresenceTracker<Frame> {
     }
 
     /// What another node told at `now`: `users` are on the board there, `left` no longer are.
-    /// With `replacing`, `users` is its whole list (its periodic announcement's first part).
-    mutating func applyRemote(node: String, users: [ServerMessage.PresenceUser], left: [String], more: Int? = nil, replacing: Bool, now: Int64) -> Effect {
-        let before = remote[node]?.users ?? [:]
-        let moreBefore = remote[node]?.more ?? 0
-        var entries = replacing ? [:] : before
-        for userID in left { entries[userID] = nil }
-        for user in users { entries[user.userID] = user }
-        let moreNow = max(0, more ?? (replacing ? 0 : moreBefore))
-        remote[node] = (entries, moreNow, now)
-        let changed = Set(before.keys).union(entries.keys).filter { before[$0] != entries[$0] }
-        let countEffect = moreNow == moreBefore ? Effect.none : remoteCountChanged()
+    /// With `replacing`, `users` is its whole list (its periodic announcement), or the first part
+    /// of it when it `mayContinue`: the users of its last list then stay until the rest has come
+    /// (`RemoteNodePresence`).
+    mutating func applyRemote(
+        node: String, users: [ServerMessage.PresenceUser], left: [String], more: Int? = nil, replacing: Bool, mayContinue: Bool = false, now: Int64
+    ) -> Effect {
+        var told = remote[node] ?? RemoteNodePresence(heardAt: now)
+        let before = told.users
+        let moreBefore = told.more
+        told.apply(users: users, left: left, more: more, replacing: replacing, mayContinue: mayContinue, now: now)
+        remote[node] = told
+        let after = told.users
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+        let countEffect = told.more == moreBefore ? Effect.none : remoteCountChanged()
         return [countEffect, touchAll(changed)].contains(.scheduleFlush) ? .scheduleFlush : .none
     }
 

@@ -35,7 +35,7 @@ extension RoomState {
     /// Another node told, at `now`, who is on the board there.
     mutating func otherNodePresence(_ news: PresenceNews, from node: String, now: Int64) -> [Action] {
         guard !isClosed else { return [] }
-        return presenceActions(presence.applyRemote(node: node, users: news.users, left: news.left, more: news.more, replacing: news.scope == .full, now: now))
+        return presenceActions(presence.applyRemote(node: node, users: news.users, left: news.left, more: news.more, replacing: news.scope == .full, mayContinue: news.mayContinue, now: now))
     }
 
     /// This node's list for the other nodes (its first users and a count of the rest), and the

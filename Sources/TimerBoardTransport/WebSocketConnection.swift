@@ -96,7 +96,8 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
 
     /// Writes the outbound queue's frames and flushes once.
     package func write(_ frames: [OutboundFrame]) {
-        guard let context, context.channel.isActive else { return }
+        // A channel that closed meanwhile fails these writes itself (no promise to tell).
+        guard let context else { return }
         for frame in frames {
             context.write(wrapOutboundOut(frame.bytes), promise: nil)
         }

@@ -57,7 +57,9 @@ def big_board(server, board):
 def test_a_remote_rename_on_a_big_board_touches_only_that_title(user, big_board):
     page = user("Ada")
     wait_rev(page, big_board.rev)
-    assert page.locator("[data-kind=timer]").count() >= 40, "the first screen shows its timers"
+    # The first screen shows its timers; the page builds rows over a few frames, which a busy
+    # machine spreads out (33 of 40 were there when the revision arrived, once).
+    expect(page.locator("[data-kind=timer]").nth(39)).to_be_attached()
     # At rest: the rows built after the first frame have rendered (board/nearby.js, fresh rows).
     page.wait_for_function("() => !document.querySelector('[data-fresh]')")
     for section_id, timer_id in (("s0", "s0t5"), ("s25", "s0t39")):

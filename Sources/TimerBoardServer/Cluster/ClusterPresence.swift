@@ -19,9 +19,6 @@ struct ClusterPresence: OtherNodes {
     let timekeeperGrace: Int64
     let logger: Logger
 
-    /// The users of one message, or of several when one would pass PostgreSQL's payload limit.
-    static let usersPerMessage = PresenceNews.usersPerPart
-
     func tell(_ news: PresenceNews, boardID: String) async {
         for payload in payloads(news) {
             do {
@@ -40,9 +37,9 @@ struct ClusterPresence: OtherNodes {
         var remainingUsers = news.users[...]
         var remainingLeft = news.left[...]
         repeat {
-            let someUsers = Array(remainingUsers.prefix(Self.usersPerMessage))
+            let someUsers = Array(remainingUsers.prefix(PresenceNews.usersPerPart))
             remainingUsers = remainingUsers.dropFirst(someUsers.count)
-            let someLeft = Array(remainingLeft.prefix(Self.usersPerMessage * 4))
+            let someLeft = Array(remainingLeft.prefix(PresenceNews.usersPerPart * 4))
             remainingLeft = remainingLeft.dropFirst(someLeft.count)
             let scope: PresenceNews.Scope = payloads.isEmpty ? news.scope : .delta
             let more = payloads.isEmpty ? news.more : nil

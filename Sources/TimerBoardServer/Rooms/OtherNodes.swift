@@ -34,10 +34,10 @@ struct PresenceNews: Sendable, Equatable {
     let left: [String]
     var more: Int? = nil
 
-    /// The users of one message, the rest in more: a message must stay under PostgreSQL's
-    /// payload limit (`ClusterPresence`).
+    /// The most users one message names; a longer list goes on in the messages after it, so
+    /// that each stays under PostgreSQL's payload limit (`ClusterPresence`).
     static let usersPerPart = 25
 
-    /// A full list this long may go on in the messages after it; a shorter one is whole.
+    /// A full list of `usersPerPart` users may go on in the messages after it; a shorter one is whole.
     var mayContinue: Bool { scope == .full && users.count >= Self.usersPerPart }
 }

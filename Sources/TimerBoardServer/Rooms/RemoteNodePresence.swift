@@ -2,8 +2,8 @@ import BoardProtocol
 
 /// What another node of a cluster last told of its users on one board (`PresenceTracker`).
 ///
-/// A node's full list of over 24 users comes in parts (`ClusterPresence`, 25 users a message),
-/// the first replacing what the node said before. A user of the earlier list whom the new list
+/// A node's full list comes in messages of 25 users (`ClusterPresence`), the first replacing
+/// what the node said before; a first message of 25 may go on in the next ones. A user of the earlier list whom the new list
 /// has not named yet is kept (`carried`) rather than dropped: a flush between the parts told
 /// every viewer that 75 users left, and the next flush that they were back. A carried user is
 /// dropped when a delta says they left, or at the node's next full list if no part of this one

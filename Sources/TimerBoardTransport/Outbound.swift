@@ -212,6 +212,11 @@ package final class Outbound: Sendable, Identifiable {
         eventLoop.execute { self.writer?.close(code, reason: reason) }
     }
 
+    /// What the peer sends may be read again: its receiver had said it was full. From any thread.
+    package func resumeReading() {
+        eventLoop.execute { self.writer?.resumeReading() }
+    }
+
     /// Takes no more frames, and lets go of whoever waits for room to answer.
     private func stopTakingFrames() {
         let waiters = state.withLock { state in
@@ -287,4 +292,6 @@ package protocol OutboundWriter: AnyObject {
     func write(_ frames: [OutboundFrame])
     /// Ends the stream with a code and a reason (a WebSocket's close frame).
     func close(_ code: WebSocketErrorCode, reason: String)
+    /// Reads from the peer again after its receiver said it was full (a WebSocket's socket).
+    func resumeReading()
 }

@@ -163,7 +163,7 @@ import WebSocketDeflate
         let before = peer.reads.count
         peer.channel.read()
         #expect(peer.reads.count == before, "a read while full is held back")
-        WebSocketControl(channel: peer.channel).resumeReading()
+        peer.outbound.resumeReading()
         peer.channel.embeddedEventLoop.run()
         #expect(peer.reads.count == before + 1, "and issued on resume")
         peer.channel.read()

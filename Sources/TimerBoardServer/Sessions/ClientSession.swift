@@ -7,10 +7,10 @@ import NIOWebSocket
 import Synchronization
 import TimerBoardTransport
 
-/// One WebSocket connection's conversation: answers its messages in order, a batch at a time,
-/// as its `SessionInbox` hands them over. It holds no task while the connection idles.
+/// One WebSocket connection's conversation: receives its messages (into its `SessionInbox`)
+/// and answers them in order, a batch at a time. It holds no task while the connection idles.
 /// Everything the connection is sent goes through its `Outbound` queue, straight into the channel.
-final class ClientSession: Sendable {
+final class ClientSession: WebSocketMessageReceiver, Sendable {
     /// Shared by every session, by reference: an idle connection holds one pointer to them,
     /// not copies of the configuration, clock and logger (docs/performance.md).
     private let services: SessionServices
@@ -21,6 +21,10 @@ final class ClientSession: Sendable {
     let outbound: Outbound
     /// The client's address (`ClientAddress`), whose edit budget this connection shares.
     private let address: String
+    /// The connection's place under the connection caps, given back when it closes.
+    private let slot: ConnectionSlot?
+    /// The messages received and not yet answered.
+    private let inbox = SessionInbox()
     /// What the connection has said so far; only the inbox's one task at a time touches it.
     private let state: Mutex<State>
 
@@ -41,8 +45,9 @@ final class ClientSession: Sendable {
 
     /// A session for an upgraded connection; on the connection's event loop, before its
     /// handlers are installed.
-    init(outbound: Outbound, channel: any Channel, address: String, services: SessionServices) {
+    init(outbound: Outbound, channel: any Channel, address: String, slot: ConnectionSlot?, services: SessionServices) {
         self.address = address
+        self.slot = slot
         self.services = services
         self.outbound = outbound
         let configuration = services.configuration
@@ -71,8 +76,41 @@ final class ClientSession: Sendable {
         }
     }
 
-    /// Answers what the inbox took, in order. Called by one task at a time.
-    func answer(_ events: [SessionInbox.Event]) async {
+    // MARK: Receiving
+
+    /// On the connection's event loop.
+    func received(_ message: InboundMessage) -> Bool {
+        take(.message(message))
+    }
+
+    /// On the connection's event loop.
+    func connectionClosed() {
+        services.heartbeat.unregister(outbound)
+        slot?.giveBack()
+        take(.closed)
+    }
+
+    @discardableResult
+    private func take(_ event: SessionInbox.Event) -> Bool {
+        let (startTask, keepReading) = inbox.add(event)
+        if startTask {
+            Task { await self.answerWhatWaits() }
+        }
+        return keepReading
+    }
+
+    /// Answers the inbox's events until none wait; the only task that answers at a time.
+    private func answerWhatWaits() async {
+        while true {
+            let (events, resumeReading) = inbox.takeBatch()
+            if resumeReading { outbound.resumeReading() }
+            if events.isEmpty { return }
+            await answer(events)
+        }
+    }
+
+    /// Answers what the inbox held, in order.
+    private func answer(_ events: [SessionInbox.Event]) async {
         var state = self.state.withLock { $0 }
         defer { self.state.withLock { $0 = state } }
         for event in events {

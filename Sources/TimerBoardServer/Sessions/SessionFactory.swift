@@ -10,7 +10,6 @@ struct SessionFactory: Sendable {
     static let path = "/ws"
 
     let services: SessionServices
-    let heartbeat: Heartbeat
     private let originPolicy: OriginPolicy
     private let trustedProxies: TrustedProxies
     /// Shared with the event streams: a room's subscribers need ids that no two connections share.
@@ -32,11 +31,11 @@ struct SessionFactory: Sendable {
             metrics: metrics,
             editBudgets: editBudgets,
             registry: registry,
+            heartbeat: heartbeat,
             clock: clock,
             logger: logger
         )
         trustedProxies = configuration.trustedProxies
-        self.heartbeat = heartbeat
         originPolicy = OriginPolicy(allowedOrigins: Set(configuration.allowedOrigins))
     }
 
@@ -60,9 +59,9 @@ struct SessionFactory: Sendable {
         }
     }
 
-    /// Takes over an upgraded channel, on its event loop: its queue, its session and the inbox
-    /// between them, the connection handler with the inbox as receiver, and the connection's
-    /// slot from its guard, which the inbox gives back when the connection closes.
+    /// Takes over an upgraded channel, on its event loop: its queue, its session, the connection
+    /// handler with the session as receiver, and the connection's slot from its guard, which the
+    /// session gives back when the connection closes.
     private func start(connectionID: Int, address: String, acceptsDeflate: Bool, on channel: any Channel) throws {
         let outbound = Outbound(
             id: connectionID,
@@ -75,22 +74,21 @@ struct SessionFactory: Sendable {
         // not a copy. An IPv6 key (`2001:db8:1:2::/64`) is over 15 bytes, 64 of heap each.
         var address = address
         if let key = slot?.client ?? slot?.address, key == address { address = key }
-        let session = ClientSession(outbound: outbound, channel: channel, address: address, services: services)
-        let inbox = SessionInbox(session: session, connection: WebSocketControl(channel: channel), heartbeat: heartbeat, slot: slot)
-        // Registered first: a channel that closes during the install tells the inbox, which
+        let session = ClientSession(outbound: outbound, channel: channel, address: address, slot: slot, services: services)
+        // Registered first: a channel that closes during the install tells the session, which
         // unregisters it, so the heartbeat never keeps a connection that is gone.
-        heartbeat.register(outbound)
+        services.heartbeat.register(outbound)
         do {
             try WebSocketConnection.install(
                 on: channel,
                 outbound: outbound,
-                receiver: inbox,
+                receiver: session,
                 maxFrameBytes: services.configuration.maxFrameBytes,
                 maxMessageBytes: services.configuration.maxFrameBytes
             )
         } catch {
-            // The connection handler is not in the pipeline, so the inbox will not hear of the close.
-            heartbeat.unregister(outbound)
+            // The connection handler is not in the pipeline, so the session will not hear of the close.
+            services.heartbeat.unregister(outbound)
             slot?.giveBack()
             throw error
         }

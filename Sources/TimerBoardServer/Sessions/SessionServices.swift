@@ -1,7 +1,8 @@
 import Logging
+import TimerBoardTransport
 
 /// What every session uses and none owns: the server's configuration, metrics, edit budgets,
-/// boards, clock and logger, made once and held by reference. A connection that idles for hours
+/// boards, heartbeat, clock and logger, made once and held by reference. A connection that idles for hours
 /// then holds one pointer here instead of its own copies of the clock, logger and registry.
 final class SessionServices: Sendable {
     let configuration: ServerConfiguration
@@ -9,6 +10,8 @@ final class SessionServices: Sendable {
     /// Edits and joins per client address and edits per board, shared with the HTTP edits.
     let editBudgets: SharedEditBudgets
     let registry: BoardRegistry
+    /// Pings every connection; a session takes its connection off when it closes.
+    let heartbeat: Heartbeat
     let clock: any ServerClock
     let logger: Logger
 
@@ -17,6 +20,7 @@ final class SessionServices: Sendable {
         metrics: ServerMetrics,
         editBudgets: SharedEditBudgets,
         registry: BoardRegistry,
+        heartbeat: Heartbeat,
         clock: any ServerClock,
         logger: Logger
     ) {
@@ -24,6 +28,7 @@ final class SessionServices: Sendable {
         self.metrics = metrics
         self.editBudgets = editBudgets
         self.registry = registry
+        self.heartbeat = heartbeat
         self.clock = clock
         self.logger = logger
     }

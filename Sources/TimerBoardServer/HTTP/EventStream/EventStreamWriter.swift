@@ -56,6 +56,9 @@ final class EventStreamWriter: OutboundWriter, Sendable {
         close(code: Int(UInt16(webSocketErrorCode: code)), reason: reason)
     }
 
+    /// Nothing to do: an event stream reads nothing from its client after the request.
+    func resumeReading() {}
+
     /// The last event, then the end of the stream.
     func close(code: Int, reason: String) {
         continuation.yield(ServerSentEvent.closed(code: code, reason: reason))

@@ -5,27 +5,42 @@ public enum IdleConnectionsBench {
     public struct Result: Codable, Sendable {
         public let connections: Int
         public let serverMemoryBefore: Int
+        /// Read as the last connection got its snapshot.
+        public let serverMemoryJoined: Int
+        /// Read after `settleSeconds` more, with every connection idle.
         public let serverMemoryAfter: Int
+        public let settleSeconds: Double
         public let bytesPerConnection: Double
+        public let bytesPerConnectionJoined: Double
     }
 
-    public static func run(server: String, serverPID: Int32, connections: Int) async throws -> Result {
+    /// `settle`: how long the connections idle before the second reading. The reading as the
+    /// last one joins also holds what the joins left in flight: the presence changes the board
+    /// is still telling all of them (it tells a count once a second), queued on each connection.
+    public static func run(server: String, serverPID: Int32, connections: Int, settle: Duration = .seconds(2)) async throws -> Result {
         let http = BenchHTTP(base: server)
         let board = try await http.createBoard(title: "idle bench")
-        guard let before = ServerProcess(pid: serverPID).residentMemory() else {
+        let process = ServerProcess(pid: serverPID)
+        guard let before = process.residentMemory() else {
             throw BenchHTTP.Failure(description: "no /proc/\(serverPID)/status")
         }
         let sockets = try await connectInWaves(connections, url: http.webSocketURL, isReady: { $0.hasBytePrefix(#"{"type":"snapshot""#) }) {
             socket,
             index in helloAndJoin(socket, clientID: browserLikeClientID(index), board: board)
         }
-        let after = ServerProcess(pid: serverPID).residentMemory() ?? before
+        let joined = process.residentMemory() ?? before
+        try await Task.sleep(for: settle)
+        let after = process.residentMemory() ?? joined
         for socket in sockets { await socket.close() }
+        let seconds = Double(settle.components.seconds) + Double(settle.components.attoseconds) / 1e18
         return Result(
             connections: connections,
             serverMemoryBefore: before,
+            serverMemoryJoined: joined,
             serverMemoryAfter: after,
-            bytesPerConnection: Double(after - before) / Double(connections)
+            settleSeconds: seconds,
+            bytesPerConnection: Double(after - before) / Double(connections),
+            bytesPerConnectionJoined: Double(joined - before) / Double(connections)
         )
     }
 }

@@ -432,12 +432,19 @@ struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "idle", abstract: "Server memory per idle subscribed connection.")
         @OptionGroup var common: Common
         @Option(help: "Idle connections.") var connections = 10_000
+        @Option(help: "Seconds they idle, once all have joined, before the server's memory is read.") var settle = 2.0
 
         func run() async throws {
             common.begin()
             guard let serverPid = common.serverPid else { throw ValidationError("idle needs --server-pid to read the server's memory") }
-            let result = try await IdleConnectionsBench.run(server: common.server, serverPID: serverPid, connections: connections)
-            print(String(format: "idle: %d connections: %.0f bytes of server memory each", connections, result.bytesPerConnection))
+            guard settle >= 0 else { throw ValidationError("--settle takes seconds, 0 or more") }
+            let result = try await IdleConnectionsBench.run(server: common.server, serverPID: serverPid, connections: connections, settle: .seconds(settle))
+            print(
+                String(
+                    format: "idle: %d connections: %.0f bytes of server memory each after %.1f s idle (%.0f as the last joined)",
+                    connections, result.bytesPerConnection, settle, result.bytesPerConnectionJoined
+                )
+            )
             try common.write(result)
         }
     }

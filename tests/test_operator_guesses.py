@@ -4,6 +4,7 @@ budget; past it, that address's operator requests get `429` `rate_limited` with 
 before any token is compared. The right token, before that, takes nothing; another address is
 not held back."""
 import http.client
+from concurrent.futures import ThreadPoolExecutor
 
 from conftest import ADMIN_TOKEN
 
@@ -77,3 +78,20 @@ def test_the_event_stream_tells_no_guesser_which_token_is_the_operators(server_f
         assert status == 429 and int(headers["retry-after"]) > 0, (token, status)
         status, body = server.request("POST", "/api/boards/any-id/event-tickets", secret=token)
         assert status == 429 and body["code"] == "rate_limited", (token, status, body)
+
+
+def test_guesses_sent_together_get_no_more_than_the_budget_and_links_sent_with_them_work(server_factory):
+    # The budget was looked at before the store's answer and taken from after it, so requests
+    # that arrived together all looked at the same last guess and were all compared.
+    server = server_factory(["--operator-guesses-per-minute", "0.01", "--operator-guess-burst", "10"]).start()
+    board = server.create_board("Flooded")
+
+    def ask(n):
+        token = board.view if n % 5 == 0 else f"guess-{n:04d}-0123456789"
+        return n % 5 == 0, get(server, f"/api/boards/{board}", token)[0]
+
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(ask, range(250)))
+    guesses = [status for is_link, status in answers if not is_link]
+    assert set(guesses) <= {404, 429} and guesses.count(404) == 10, guesses
+    assert all(status == 200 for is_link, status in answers if is_link), answers

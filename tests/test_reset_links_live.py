@@ -70,10 +70,12 @@ def test_the_reset_route_answers_only_the_operator_token(server_factory):
     status, body = server.request("POST", path, secret=ADMIN_TOKEN, headers={"Origin": "https://evil.example"})
     assert (status, body["code"]) == (403, "forbidden")
     # A flood of guesses changes nothing: answered like an unknown board until the address's
-    # guesses at the operator token run out, then 429 (tests/test_operator_guesses.py).
+    # guesses at the operator token run out, then 429 (tests/test_operator_guesses.py). The two
+    # wrong tokens above took 2 of the 10; requests that arrive together get no more (8 threads
+    # got 9 to 11 through while the guesses were looked at before they were taken).
     with ThreadPoolExecutor(8) as pool:
         statuses = list(pool.map(lambda n: server.request("POST", path, secret=f"guess-{n:04d}-0123456789")[0], range(200)))
-    assert set(statuses) <= {404, 429} and statuses.count(404) <= 10, statuses
+    assert set(statuses) <= {404, 429} and statuses.count(404) == 8, statuses
     for role in ROLES:
         assert join_answer(server, str(board), board.secrets[role])["role"] == role
 

@@ -17,7 +17,7 @@ extension BoardsController {
     /// waiting for the database gives up and changes nothing.
     ///
     /// A secret that is neither a link of the board nor the operator token is a guess
-    /// (`OperatorGuesses.missed`); an address out of guesses has its token compared with links
+    /// (`OperatorGuesses.checkOnBoardRoute`); an address out of guesses has its token compared with links
     /// only, and gets 429 where it would get the 404.
     func withBoard(
         _ request: Request,
@@ -36,16 +36,20 @@ extension BoardsController {
         let work = Task<BoardRouteOutcome, any Error> {
             await self.serve(id: id, secret: secret, isOperator: isOperator, needs: needs, notFound: notFound, body)
         }
+        let noGuess = { operatorGuesses.noGuess(after: verdict, address: address, now: clock.now()) }
         switch await Deadline.wait(for: work, within: storeTimeout) {
         case .finished(.success(.answered(let response))):
+            noGuess()
             return response
         case .finished(.success(.noSuchBoard)):
-            operatorGuesses.missed(address: address, now: clock.now())
+            // A guess: the one `checkOnBoardRoute` took stays taken.
             if case .tooMany(let wait) = verdict { return Self.tooManyWrongSecrets(wait) }
             return notFound.response
         case .finished(.failure):
+            noGuess()
             return Self.unavailable
         case .late:
+            noGuess()
             logger.error(
                 "a board request found no answer from the store in time",
                 metadata: ["tb.board.id": "\(id)", "tb.error": "no answer within \(storeTimeout)"]

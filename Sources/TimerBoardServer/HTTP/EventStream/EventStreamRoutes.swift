@@ -71,6 +71,7 @@ struct EventStreamRoutes {
         // against the client it names too, as a WebSocket does (`ConnectionGuard`).
         let forwarded = address != ClientAddress.key(context.remoteAddress)
         if forwarded, !connections.count(from: address) {
+            if let guess { boards.operatorGuesses.noGuess(after: guess, address: address, now: clock.now()) }
             var refused = HTTPAnswer(.serviceUnavailable, .tooManyConnections, "too many connections from this address; try again later").response
             refused.headers[.retryAfter] = "5"
             return refused
@@ -84,18 +85,18 @@ struct EventStreamRoutes {
         let room: BoardRoom
         switch await join(id, outbound: outbound, since: since, secretHash: secretHash) {
         case .joined(let joined):
+            if let guess { boards.operatorGuesses.noGuess(after: guess, address: address, now: clock.now()) }
             room = joined
         case .refused(let answer):
+            if let guess { boards.operatorGuesses.noGuess(after: guess, address: address, now: clock.now()) }
             release()
             outbound.finish()
             return answer.response
         case .noSuchBoard:
             release()
             outbound.finish()
-            if let guess {
-                boards.operatorGuesses.missed(address: address, now: clock.now())
-                if case .tooMany(let wait) = guess { return BoardsController.tooManyWrongSecrets(wait) }
-            }
+            // A guess: the one `checkOnBoardRoute` took stays taken.
+            if case .tooMany(let wait) = guess { return BoardsController.tooManyWrongSecrets(wait) }
             return notFound.response
         }
         context.closeFuture.whenComplete { _ in writer.close(code: 1001, reason: "the connection closed") }

@@ -65,6 +65,8 @@ let package = Package(
         ),
         // The system zlib (Debian's zlib1g-dev), for permessage-deflate.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's malloc.h, for `malloc_trim` (the server's `HeapTrimmer`).
+        .systemLibrary(name: "CMalloc"),
         // permessage-deflate payloads (RFC 7692): compress a message, inflate one with a limit.
         .target(name: "WebSocketDeflate", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // WebSocket plumbing, below the rooms: the upgrade, connections as channel handlers (no
@@ -93,6 +95,7 @@ let package = Package(
             name: "TimerBoardServer",
             dependencies: [
                 "BoardCore",
+                "CMalloc",
                 "BoardProtocol",
                 "BoardStore",
                 "TimerBoardConcurrency",

@@ -17,7 +17,7 @@ public enum IdleConnectionsBench {
     /// `settle`: how long the connections idle before the second reading. The reading as the
     /// last one joins also holds what the joins left in flight: the presence changes the board
     /// is still telling all of them (it tells a count once a second), queued on each connection.
-    public static func run(server: String, serverPID: Int32, connections: Int, settle: Duration = .seconds(2)) async throws -> Result {
+    public static func run(server: String, serverPID: Int32, connections: Int, settle: Duration = .seconds(12)) async throws -> Result {
         let http = BenchHTTP(base: server)
         let board = try await http.createBoard(title: "idle bench")
         let process = ServerProcess(pid: serverPID)

@@ -432,7 +432,7 @@ struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "idle", abstract: "Server memory per idle subscribed connection.")
         @OptionGroup var common: Common
         @Option(help: "Idle connections.") var connections = 10_000
-        @Option(help: "Seconds they idle, once all have joined, before the server's memory is read.") var settle = 2.0
+        @Option(help: "Seconds they idle, once all have joined, before the server's memory is read: longer than the server's --heap-trim-seconds.") var settle = 12.0
 
         func run() async throws {
             common.begin()

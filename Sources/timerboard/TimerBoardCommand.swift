@@ -147,6 +147,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Longest request header, in bytes; longer is answered 431.") var maxHeaderBytes = defaults.maxHeaderBytes
     @OptionGroup var slowClients: SlowClientOptions
     @OptionGroup var eventLoops: EventLoopOptions
+    @OptionGroup var heapTrim: HeapTrimOptions
     @Option(help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeoutSeconds = Serve.seconds(
         defaults.helloTimeout
     )
@@ -281,6 +282,7 @@ struct Serve: AsyncParsableCommand {
         configuration.headerTimeout = .seconds(headerTimeoutSeconds)
         configuration.idleTimeout = .seconds(idleTimeoutSeconds)
         slowClients.apply(to: &configuration)
+        heapTrim.apply(to: &configuration)
         addressBudget.apply(to: &configuration)
         ipv6Networks.apply(to: &configuration)
         configuration.maxHeaderBytes = maxHeaderBytes

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import TimerBoardTransport
 
 /// The server, assembled: the one folder that names all the others. `runServer` runs it with
@@ -202,6 +203,8 @@ func assemble(
         clock: clock,
         logger: logger
     )
+    var services: [any Service] = [heartbeat, dispatcher]
+    if let interval = configuration.heapTrimInterval { services.append(HeapTrimmer(interval: interval, metrics: metrics)) }
     let application = Application(
         router: router,
         server: .guardedHTTP1WebSocketUpgrade(
@@ -219,7 +222,7 @@ func assemble(
         // Shut down after the server (services stop in reverse order): the webhooks' dispatcher
         // claims nothing more and finishes its sends, then the heartbeat waits for the WebSocket
         // connections, which hold no task the server would wait for. Both stop before the store.
-        services: [heartbeat, dispatcher],
+        services: services,
         onServerRunning: onServerRunning,
         logger: logger
     )

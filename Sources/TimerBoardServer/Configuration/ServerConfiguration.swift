@@ -81,6 +81,9 @@ public struct ServerConfiguration: Sendable {
     /// Every connection is pinged this often; one that sent nothing (not even the pong) for a
     /// whole interval is closed, so a vanished client does not hold a subscription forever.
     public var heartbeatInterval: Duration = .seconds(30)
+    /// The heap's free pages go back to the kernel this often (`HeapTrimmer`, glibc only); nil:
+    /// never, and what a moment of load freed stays resident until the next such moment reuses it.
+    public var heapTrimInterval: Duration? = .seconds(10)
     /// Origins of pages (besides this server's own) that may open the board socket and make
     /// state-changing requests; requests without `Origin` (scripts) are always allowed.
     public var allowedOrigins: [String] = []

@@ -49,13 +49,9 @@ struct ProcessStats: Sendable {
         #if os(Linux)
         // Less the descriptor that reads the folder.
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") { stats.openFiles = entries.count - 1 }
-        if let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) {
-            let pages = statm.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-            if pages.count >= 2 {
-                stats.virtualBytes = pages[0] * pageSize
-                stats.residentBytes = pages[1] * pageSize
-            }
+        if let (virtual, resident) = memoryBytes() {
+            stats.virtualBytes = virtual
+            stats.residentBytes = resident
         }
         #endif
         return stats
@@ -66,4 +62,24 @@ struct ProcessStats: Sendable {
 /// (`_ = ProcessStart.seconds`), or by the first application built, whichever comes first.
 public enum ProcessStart {
     public static let seconds = Date().timeIntervalSince1970
+}
+
+extension ProcessStats {
+    /// Resident memory in bytes now (Linux), nil elsewhere.
+    static func residentBytes() -> Int? {
+        memoryBytes()?.resident
+    }
+
+    /// Virtual and resident memory in bytes, from /proc/self/statm (Linux).
+    private static func memoryBytes() -> (virtual: Int, resident: Int)? {
+        #if os(Linux)
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let pages = statm.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard pages.count >= 2 else { return nil }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        return (pages[0] * pageSize, pages[1] * pageSize)
+        #else
+        return nil
+        #endif
+    }
 }

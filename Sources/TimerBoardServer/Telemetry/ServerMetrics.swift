@@ -38,6 +38,8 @@ final class ServerMetrics: Sendable {
     private let editDurable: DurationHistogram
     private let finishedTimers: Counter
     private let heartbeatCloses: Counter
+    private let heapTrims: Counter
+    private let heapTrimmedBytes: Counter
     private let lostClaims: Counter
     private let refusals: [HTTPRefusal: Counter]
     private let storeUp: Gauge
@@ -112,6 +114,8 @@ final class ServerMetrics: Sendable {
         )
         finishedTimers = counter("timerboard_timers_finished_total", "Timers the server finished when they ran out.")
         heartbeatCloses = counter("timerboard_heartbeat_closes_total", "Connections closed for answering no ping.")
+        heapTrims = counter("timerboard_heap_trims_total", "Times the server gave the heap's free pages back to the kernel (--heap-trim-interval).")
+        heapTrimmedBytes = counter("timerboard_heap_trimmed_bytes_total", "Resident bytes those trims gave back.")
         lostClaims = counter(
             "timerboard_revision_claims_lost_total",
             "Appends refused because another node had written that revision first (the board was reloaded)."
@@ -200,6 +204,12 @@ final class ServerMetrics: Sendable {
     /// The heartbeat closed connections that answered no ping.
     func heartbeatClosed(_ count: Int) {
         if count > 0 { heartbeatCloses.increment(by: Int64(count)) }
+    }
+
+    /// The heap's free pages went back to the kernel; resident memory fell by `bytes`.
+    func heapTrimmed(bytes: Int) {
+        heapTrims.increment()
+        heapTrimmedBytes.increment(by: Int64(bytes))
     }
 
     /// A connection or request was refused before any route ran.

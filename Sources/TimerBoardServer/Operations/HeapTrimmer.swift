@@ -1,4 +1,3 @@
-import Logging
 import ServiceLifecycle
 
 #if os(Linux)
@@ -13,8 +12,8 @@ import CMalloc
 /// handshake's buffers) ends up between the connections' long-lived objects and stays resident:
 /// 100-550 bytes per idle connection at 15,000 (docs/performance.md). jemalloc and Go's runtime
 /// give such pages back on their own after about ten seconds; glibc does only when asked. A trim
-/// walks every arena's free chunks, each under its lock: about a millisecond at 15,000 idle
-/// connections, up to 30 during a storm of joins, once per interval.
+/// walks every arena's free chunks, each under its lock: 1-8 ms at 15,000 connections, once 30
+/// during a storm of joins, once per interval.
 struct HeapTrimmer: Service {
     let interval: Duration
     let metrics: ServerMetrics

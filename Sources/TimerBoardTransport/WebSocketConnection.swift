@@ -41,12 +41,14 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
     private var reader: ClientFrameReader
     private var assembler: MessageAssembler
     private var closeState = CloseState.open
-    private var context: ChannelHandlerContext?
+    // The three flags fill the 7 bytes after `closeState` (25 bytes; Swift lays a class out as
+    // declared): one of these per connection, 168 bytes fit malloc's 176-byte blocks, 171 took 192.
     /// The receiver holds as many messages as it will; nothing is read until it says so.
     private var isReadingPaused = false
     /// The channel asked to read while reading was paused: that read is owed on resume.
     private var owesRead = false
     private var hasToldReceiver = false
+    private var context: ChannelHandlerContext?
 
     private init(outbound: Outbound, receiver: any WebSocketMessageReceiver, maxFrameBytes: Int, maxMessageBytes: Int) {
         self.outbound = outbound

@@ -14,10 +14,10 @@ public enum IdleConnectionsBench {
         public let bytesPerConnectionJoined: Double
     }
 
-    /// `settle`: how long the connections idle before the second reading. The reading as the
+    /// `settle`: the seconds the connections idle before the second reading. The reading as the
     /// last one joins also holds what the joins left in flight: the presence changes the board
     /// is still telling all of them (it tells a count once a second), queued on each connection.
-    public static func run(server: String, serverPID: Int32, connections: Int, settle: Duration = .seconds(12)) async throws -> Result {
+    public static func run(server: String, serverPID: Int32, connections: Int, settle seconds: Double = 12) async throws -> Result {
         let http = BenchHTTP(base: server)
         let board = try await http.createBoard(title: "idle bench")
         let process = ServerProcess(pid: serverPID)
@@ -29,10 +29,9 @@ public enum IdleConnectionsBench {
             index in helloAndJoin(socket, clientID: browserLikeClientID(index), board: board)
         }
         let joined = process.residentMemory() ?? before
-        try await Task.sleep(for: settle)
+        try await Task.sleep(for: .seconds(seconds))
         let after = process.residentMemory() ?? joined
         for socket in sockets { await socket.close() }
-        let seconds = Double(settle.components.seconds) + Double(settle.components.attoseconds) / 1e18
         return Result(
             connections: connections,
             serverMemoryBefore: before,

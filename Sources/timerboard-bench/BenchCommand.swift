@@ -438,7 +438,7 @@ struct Bench: AsyncParsableCommand {
             common.begin()
             guard let serverPid = common.serverPid else { throw ValidationError("idle needs --server-pid to read the server's memory") }
             guard settle >= 0 else { throw ValidationError("--settle takes seconds, 0 or more") }
-            let result = try await IdleConnectionsBench.run(server: common.server, serverPID: serverPid, connections: connections, settle: .seconds(settle))
+            let result = try await IdleConnectionsBench.run(server: common.server, serverPID: serverPid, connections: connections, settle: settle)
             print(
                 String(
                     format: "idle: %d connections: %.0f bytes of server memory each after %.1f s idle (%.0f as the last joined)",

@@ -114,7 +114,7 @@ final class ServerMetrics: Sendable {
         )
         finishedTimers = counter("timerboard_timers_finished_total", "Timers the server finished when they ran out.")
         heartbeatCloses = counter("timerboard_heartbeat_closes_total", "Connections closed for answering no ping.")
-        heapTrims = counter("timerboard_heap_trims_total", "Times the server gave the heap's free pages back to the kernel (--heap-trim-interval).")
+        heapTrims = counter("timerboard_heap_trims_total", "Times the server gave the heap's free pages back to the kernel (--heap-trim-seconds).")
         heapTrimmedBytes = counter("timerboard_heap_trimmed_bytes_total", "Resident bytes those trims gave back.")
         lostClaims = counter(
             "timerboard_revision_claims_lost_total",

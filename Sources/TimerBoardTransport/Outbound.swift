@@ -114,7 +114,7 @@ package final class Outbound: Sendable, Identifiable {
     }
 
     /// Queues a frame; the caller schedules the drain (a broadcast schedules one per event
-    /// loop for all its connections, see `DrainBatch`).
+    /// loop for all its connections, see `LoopSubscribers`).
     package func enqueue(_ frame: OutboundFrame) -> Enqueued {
         enum Outcome {
             case enqueued(Enqueued)
@@ -144,6 +144,30 @@ package final class Outbound: Sendable, Identifiable {
         }
     }
 
+    /// On the event loop: writes the frame at once when nothing is queued before it and the
+    /// socket takes it, else queues it as `enqueue` does (a drain already due writes it). A
+    /// broadcast on the loop (`LoopSubscribers`) touches each connection once this way, with no
+    /// queue array made and freed per frame. Returns false when the connection refused it.
+    package func sendOnLoop(_ frame: OutboundFrame) -> Bool {
+        eventLoop.assertInEventLoop()
+        let writesNow = state.withLock { state in
+            state.isOpen && state.writable && !state.drainScheduled && state.frames.isEmpty
+        }
+        guard writesNow else {
+            switch enqueue(frame) {
+            case .queued: return true
+            case .needsDrain:
+                drain()
+                return true
+            case .refused: return false
+            }
+        }
+        // Anything queued from another thread after the check schedules a drain, which runs on
+        // this loop after this write.
+        writer?.write(frame)
+        return true
+    }
+
     /// Returns once the queue has room for an answer: at once if it has, or once the socket has
     /// taken what is queued, or once the connection is closed. The session waits here before it
     /// answers its client's next message, so a client that sends without reading its answers is
@@ -154,14 +178,25 @@ package final class Outbound: Sendable, Identifiable {
     package func untilRoomToAnswer() async {
         // A drain wakes every waiter; answers a board still holds may leave no room yet.
         while state.withLock({ $0.isOpen && !$0.hasRoomToAnswer(capacity: capacity) }) {
-            await waitForRoom()
+            await waitForChange { $0.hasRoomToAnswer(capacity: $1) }
         }
     }
 
-    private func waitForRoom() async {
+    /// Returns once every answer a board held for this connection is queued (or dropped with
+    /// it), or once the connection is closed: what the session sends itself from then on, with no
+    /// board to put it behind them, leaves after them.
+    package func untilNoAnswerHeld() async {
+        while state.withLock({ $0.isOpen && $0.heldAnswers > 0 }) {
+            await waitForChange { state, _ in state.heldAnswers == 0 }
+        }
+    }
+
+    /// Returns at once when the connection is closed or `isDone` holds; else waits for the next
+    /// drain, release of held answers or close. The caller checks again.
+    private func waitForChange(until isDone: (State, _ capacity: Int) -> Bool) async {
         await withCheckedContinuation { continuation in
             let waits = state.withLock { state -> Bool in
-                guard state.isOpen, !state.hasRoomToAnswer(capacity: capacity) else { return false }
+                guard state.isOpen, !isDone(state, capacity) else { return false }
                 state.roomWaiters.append(continuation)
                 return true
             }
@@ -180,7 +215,7 @@ package final class Outbound: Sendable, Identifiable {
     package func releaseHeldAnswers(_ count: Int) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.heldAnswers = max(0, state.heldAnswers - count)
-            return state.hasRoomToAnswer(capacity: capacity) ? state.takeWaiters() : []
+            return state.hasRoomToAnswer(capacity: capacity) || state.heldAnswers == 0 ? state.takeWaiters() : []
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -295,8 +330,14 @@ package final class Outbound: Sendable, Identifiable {
 package protocol OutboundWriter: AnyObject {
     /// Writes the frames, in order, and flushes.
     func write(_ frames: [OutboundFrame])
+    /// Writes one frame and flushes.
+    func write(_ frame: OutboundFrame)
     /// Ends the stream with a code and a reason (a WebSocket's close frame).
     func close(_ code: WebSocketErrorCode, reason: String)
     /// Reads from the peer again after its receiver said it was full (a WebSocket's socket).
     func resumeReading()
+}
+
+extension OutboundWriter {
+    package func write(_ frame: OutboundFrame) { write([frame]) }
 }

@@ -106,6 +106,11 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         context.flush()
     }
 
+    package func write(_ frame: OutboundFrame) {
+        guard let context else { return }
+        context.writeAndFlush(wrapOutboundOut(frame.bytes), promise: nil)
+    }
+
     package func channelWritabilityChanged(context: ChannelHandlerContext) {
         outbound.setWritable(context.channel.isWritable)
         context.fireChannelWritabilityChanged()

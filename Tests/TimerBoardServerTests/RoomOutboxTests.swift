@@ -18,18 +18,39 @@ import Testing
 
     typealias Outbox = RoomOutbox<Connection, Frame>
 
+    /// The sends played as the room's event loops play them (`LoopSubscribers`): a broadcast
+    /// reaches whoever the sends before it subscribed.
+    struct Loops {
+        var subscribers: [Int: Connection] = [:]
+
+        mutating func deliver(_ sends: [Outbox.Send]) -> [(connection: Connection, frame: Frame)] {
+            var delivered: [(connection: Connection, frame: Frame)] = []
+            for send in sends {
+                switch send {
+                case .broadcast(let frame):
+                    delivered += subscribers.values.sorted { $0.id < $1.id }.map { ($0, frame) }
+                case .frame(let frame, let connection, _): delivered.append((connection, frame))
+                case .subscribe(let connection): subscribers[connection.id] = connection
+                case .unsubscribe(let connection): subscribers[connection.id] = nil
+                }
+            }
+            return delivered
+        }
+    }
+
     @Test func nothingLeavesBeforeItsRevisionIsDurable() {
         var outbox = Outbox()
+        var loops = Loops()
         let alice = Connection(id: 1)
         outbox.add(.subscribe(alice), at: 0)
         outbox.add(.broadcast(Frame(kind: .changes, revision: 1)), at: 1)
         outbox.add(.direct(alice, Frame(kind: .ack, revision: 1)), at: 1)
         outbox.add(.broadcast(Frame(kind: .changes, revision: 2)), at: 2)
-        #expect(outbox.release(durable: 0).isEmpty)
-        #expect(outbox.subscribers.keys.sorted() == [1])
-        #expect(outbox.release(durable: 1).map(\.frame.description) == ["changes@1", "ack@1"])
+        #expect(loops.deliver(outbox.release(durable: 0)).isEmpty)
+        #expect(outbox.subscribers.keys.sorted() == [1] && loops.subscribers.keys.sorted() == [1])
+        #expect(loops.deliver(outbox.release(durable: 1)).map(\.frame.description) == ["changes@1", "ack@1"])
         #expect(outbox.release(durable: 1).isEmpty)
-        #expect(outbox.release(durable: 5).map(\.frame.description) == ["changes@2"])
+        #expect(loops.deliver(outbox.release(durable: 5)).map(\.frame.description) == ["changes@2"])
         #expect(outbox.isEmpty)
     }
 
@@ -58,7 +79,8 @@ import Testing
         outbox.add(.direct(joiner, Frame(kind: .snapshot, revision: 1)), at: 1)
         outbox.add(.subscribe(joiner), at: 1)
         outbox.add(.broadcast(Frame(kind: .changes, revision: 2)), at: 2)
-        let sends = outbox.release(durable: 2)
+        var loops = Loops()
+        let sends = loops.deliver(outbox.release(durable: 2))
         #expect(sends.filter { $0.connection == joiner }.map(\.frame.description) == ["snapshot@1", "changes@2"])
         #expect(sends.filter { $0.connection == early }.map(\.frame.description) == ["changes@1", "changes@2"])
     }
@@ -68,10 +90,23 @@ import Testing
         let leaver = Connection(id: 7)
         outbox.add(.direct(leaver, Frame(kind: .snapshot, revision: 3)), at: 3)
         outbox.add(.subscribe(leaver), at: 3)
-        outbox.remove(7)
+        #expect(outbox.remove(7)?.wasSubscribed == false)
         outbox.add(.broadcast(Frame(kind: .changes, revision: 4)), at: 4)
         #expect(outbox.release(durable: 4).isEmpty)
         #expect(outbox.subscribers.isEmpty)
+    }
+
+    /// A subscriber that leaves must be unsubscribed where the broadcasts are written: `remove`
+    /// says it was one, and no broadcast is released when nobody subscribes.
+    @Test func removingASubscriberSaysItWasOne() {
+        var outbox = Outbox()
+        let leaver = Connection(id: 7)
+        outbox.add(.subscribe(leaver), at: 0)
+        #expect(outbox.release(durable: 0).count == 1)
+        #expect(outbox.remove(7)?.wasSubscribed == true)
+        #expect(outbox.remove(7) == nil)
+        outbox.add(.broadcast(Frame(kind: .changes, revision: 1)), at: 1)
+        #expect(outbox.release(durable: 1).isEmpty)
     }
 
     /// Random joins, leaves, edits and durability steps; every connection must see exactly its
@@ -81,6 +116,7 @@ import Testing
         for seed in 0..<300 {
             var rng = SeededGenerator(seed: UInt64(seed))
             var outbox = Outbox()
+            var loops = Loops()
             var revision: Int64 = 0
             var durable: Int64 = 0
             var received: [Int: [Frame]] = [:]
@@ -90,7 +126,7 @@ import Testing
 
             func release(to newDurable: Int64) {
                 durable = newDurable
-                for send in outbox.release(durable: durable) {
+                for send in loops.deliver(outbox.release(durable: durable)) {
                     if send.frame.revision > durable { problems.append("\(send.frame) sent at durable \(durable)") }
                     received[send.connection.id, default: []].append(send.frame)
                 }
@@ -107,7 +143,9 @@ import Testing
                 case 2:
                     guard let id = joined.subtracting(left).randomElement(using: &rng), Bool.random(using: &rng) else { continue }
                     left.insert(id)
-                    outbox.remove(id)
+                    if let (connection, wasSubscribed) = outbox.remove(id), wasSubscribed {
+                        _ = loops.deliver([.unsubscribe(connection)])
+                    }
                 case 3...6:
                     revision += 1
                     outbox.add(.broadcast(Frame(kind: .changes, revision: revision)), at: revision)

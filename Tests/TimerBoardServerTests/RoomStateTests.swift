@@ -35,6 +35,7 @@ import Testing
         #expect(room.messages(to: Self.ada).filter(\.isChangesOrAck).map(\.kind) == ["changes 1", "ack op-1 1"])
         #expect(room.messages(to: Self.bob).filter(\.isChangesOrAck).map(\.kind) == ["changes 1"])
         #expect(room.sentTooEarly.isEmpty)
+        #expect(room.subscriptionMistakes.isEmpty)
     }
 
     @Test func aViewLinkIsRefusedForbiddenAndChangesNothing() {
@@ -163,6 +164,7 @@ import Testing
         }
         room.store()
         #expect(room.sentTooEarly.isEmpty)
+        #expect(room.subscriptionMistakes.isEmpty)
         for member in members {
             try Self.expectGaplessStreams(room.messages(to: member), room: room)
         }
@@ -272,6 +274,31 @@ import Testing
         room.edit(Self.ada, "op-1", [Self.addSection("s1")])
         room.store()
         #expect(room.messages(to: Self.ada).last?.kind == "ack op-1 1")
+        #expect(room.subscribed.keys.sorted() == [Self.ada.id], "the closed viewer is still sent broadcasts")
+        #expect(room.messages(to: Self.viewer).filter(\.isChangesOrAck).isEmpty)
+        #expect(room.subscriptionMistakes.isEmpty)
+    }
+
+    /// Broadcasts go to whoever the sends subscribed (the event loops keep that list): a member
+    /// who leaves is unsubscribed once, and one who leaves while its join waits for durability
+    /// is never subscribed.
+    @Test func theSubscribersABroadcastReachesFollowJoinsAndLeaves() {
+        var room = RoomHarness()
+        room.join(Self.ada)
+        room.join(Self.bob)
+        room.store()
+        #expect(room.subscribed.keys.sorted() == [Self.ada.id, Self.bob.id])
+        room.leave(Self.bob)
+        #expect(room.subscribed.keys.sorted() == [Self.ada.id])
+        room.edit(Self.ada, "op-1", [Self.addSection("s1")])
+        room.join(Self.viewer, role: .view)  // its snapshot shows revision 1, not durable yet
+        room.leave(Self.viewer)
+        room.store()
+        #expect(room.subscribed.keys.sorted() == [Self.ada.id])
+        #expect(room.messages(to: Self.bob).filter(\.isChangesOrAck).isEmpty)
+        #expect(room.messages(to: Self.viewer).isEmpty)
+        #expect(room.messages(to: Self.ada).filter(\.isChangesOrAck).map(\.kind) == ["changes 1", "ack op-1 1"])
+        #expect(room.subscriptionMistakes.isEmpty)
     }
 
     // MARK: Closing

@@ -65,6 +65,24 @@ import Testing
         #expect(outbound.waitingForRoom == 0)
     }
 
+    /// A session that leaves its board waits for the answers the board held to be queued by the
+    /// board's event loop; what it sends itself afterwards would overtake them otherwise.
+    @Test func leavingWaitsUntilNoAnswerIsHeld() async throws {
+        let peer = try Peer()
+        let outbound = peer.outbound
+        await outbound.untilNoAnswerHeld()  // none held: at once
+        outbound.holdAnswer()
+        outbound.holdAnswer()
+        let waiter = Task { await outbound.untilNoAnswerHeld() }
+        while outbound.waitingForRoom == 0 { await Task.yield() }
+
+        outbound.releaseHeldAnswers(1)  // one is still held
+        while outbound.waitingForRoom == 0 { await Task.yield() }
+        outbound.releaseHeldAnswers(1)
+        await waiter.value
+        #expect(outbound.waitingForRoom == 0)
+    }
+
     @Test(arguments: ["disconnect", "finish", "channel closed"])
     func aWaiterIsLetGoWhenTheConnectionEnds(_ how: String) async throws {
         let peer = try Peer()

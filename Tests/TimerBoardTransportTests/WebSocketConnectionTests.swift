@@ -303,23 +303,38 @@ final class WriteBlackHole: ChannelOutboundHandler {
 final class ReadCounter: ChannelOutboundHandler {
     typealias OutboundIn = Any
     private(set) var count = 0
+    /// Flushes that reached the socket: one system call each in a real channel.
+    private(set) var flushes = 0
 
     func read(context: ChannelHandlerContext) {
         count += 1
         context.read()
     }
+
+    func flush(context: ChannelHandlerContext) {
+        flushes += 1
+        context.flush()
+    }
 }
 
 /// A connection on an embedded channel, set up as after a real upgrade (`WebSocketConnection.install`),
-/// behind a handler that counts the reads reaching the socket.
+/// behind a handler that counts the reads and flushes reaching the socket. Peers made with one
+/// `loop` share it, as connections share a server's event loop.
 struct Peer {
-    let channel = EmbeddedChannel()
+    let channel: EmbeddedChannel
     let receiver = RecordingReceiver()
     let outbound: Outbound
     let reads = ReadCounter()
 
-    init(maxFrameSize: Int = 1 << 20, maxMessageBytes: Int = 1 << 20, acceptsDeflate: Bool = false) throws {
-        outbound = Outbound(id: 1, capacity: 16, acceptsDeflate: acceptsDeflate, eventLoop: channel.eventLoop)
+    init(
+        id: Int = 1,
+        loop: EmbeddedEventLoop = EmbeddedEventLoop(),
+        maxFrameSize: Int = 1 << 20,
+        maxMessageBytes: Int = 1 << 20,
+        acceptsDeflate: Bool = false
+    ) throws {
+        channel = EmbeddedChannel(loop: loop)
+        outbound = Outbound(id: id, capacity: 16, acceptsDeflate: acceptsDeflate, eventLoop: channel.eventLoop)
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(reads)
         try WebSocketConnection.install(

@@ -23,6 +23,8 @@ actor BoardRoom {
     private let presenceTeller: QueueWorker<PresenceNews>?
     private var linkWrites = SerialWrites()
     private var waiters = DurabilityWaiters()
+    /// The subscribers by event loop; the loops write what the room sends (`RoomFanout`).
+    private lazy var fanout = RoomFanout { [weak self] outbound in Task { await self?.refused(outbound) } }
 
     init(stored: StoredBoard, context: RoomContext) {
         boardID = stored.info.id
@@ -206,8 +208,10 @@ actor BoardRoom {
     private func perform(_ actions: [RoomAction<Outbound>]) {
         for action in actions {
             switch action {
-            case .send(let sends): send(sends)
-            case .disconnect(let outbound, let code, let reason): outbound.disconnect(code, reason: reason)
+            case .send(let sends):  // handed to the loops at once, before a later action lets a session go on
+                let (messages, bytes) = fanout.hand(sends)
+                context.metrics.sent(messages: messages, bytes: bytes)
+            case .disconnect(let outbound, let code, let reason): fanout.disconnect(outbound, code, reason: reason)
             case .save(let changeset, let snapshot, let deliveries):
                 saver.enqueue(PendingSave(changeset: changeset, snapshot: snapshot, deliveries: deliveries, appliedAt: .now))
             case .enqueueDeliveries(let deliveries): context.webhooks.enqueue(deliveries)
@@ -233,17 +237,12 @@ actor BoardRoom {
         }
     }
 
-    private func send(_ sends: [RoomOutbox<Outbound, OutboundFrame>.Send]) {
-        let (bytes, refused) = Outbound.deliver(sends.lazy.map { ($0.connection, $0.frame) })
-        context.metrics.sent(messages: sends.count, bytes: bytes)
-        RoomOutbox.Send.releaseHeldAnswers(in: sends)
-        // Gone, or fell too far behind (it resumes from its revision).
-        for outbound in refused {
-            perform(state.leave(outbound.id))
-            if outbound.didOverflow {
-                context.metrics.slowClientDropped()
-                logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(outbound.id)"])
-            }
+    /// A connection refused a frame on its loop: gone, or too far behind (it resumes from its revision).
+    private func refused(_ outbound: Outbound) {
+        perform(state.leave(outbound.id))
+        if outbound.didOverflow {
+            context.metrics.slowClientDropped()
+            logger.notice("dropped a subscriber that fell behind", metadata: ["tb.connection.id": "\(outbound.id)"])
         }
     }
 
@@ -292,6 +291,7 @@ actor BoardRoom {
     private func stopWork(closedFor reason: RoomCloseReason) {
         work.cancelAll()
         saver.discardWaiting()
+        fanout.unsubscribeAll()
         let closing = RoomClosing.table(reason)
         guard let level = closing.logLevel else { return }
         logger.log(level: level, "\(closing.logMessage)", metadata: reason.logMetadata)

@@ -7,8 +7,8 @@ import TimerBoardTransport
 /// What a room's state asks of the world: the only way one of its decisions leaves it.
 /// `BoardRoom` performs them in the order given.
 enum RoomAction<Member: RoomMember> {
-    /// Queue each frame on its connection, in this order (the outbox has already held each
-    /// one back until what it shows is durable).
+    /// Queue each frame on its connection, a broadcast on every subscriber of that point, in
+    /// this order (the outbox has already held each one back until what it shows is durable).
     case send([RoomOutbox<Member, OutboundFrame>.Send])
     /// Close the connection with this code and reason; it is off the board already.
     case disconnect(Member, WebSocketErrorCode, String)

@@ -15,15 +15,3 @@ protocol RoomMember: Identifiable where ID == Int {
 }
 
 extension Outbound: RoomMember {}
-
-extension RoomOutbox.Send where Connection: RoomMember {
-    /// Tells each connection how many of the answers held for it `sends` queued. Only once they
-    /// are queued: a session that then sees nothing held sends its answer behind them.
-    static func releaseHeldAnswers(in sends: [Self]) {
-        var released: [Int: (Connection, Int)] = [:]
-        for send in sends where send.wasHeld {
-            released[send.connection.id, default: (send.connection, 0)].1 += 1
-        }
-        for (connection, count) in released.values { connection.releaseHeldAnswers(count) }
-    }
-}

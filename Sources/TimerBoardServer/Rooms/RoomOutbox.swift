@@ -1,10 +1,12 @@
 /// What a room has decided to send, held until the revision it depends on is durable.
 ///
 /// Every delivery is tagged with the board's revision when it was decided. `release(durable:)`
-/// hands out, in decision order, exactly the deliveries whose revision is durable, as sends to
-/// connections: an ack never leaves before its edit is stored, a joiner's snapshot never shows
-/// an edit a crash could lose, and a subscriber added right after its snapshot gets every later
-/// changeset once, in order. No I/O: the room does the sending (see `BoardRoom.deliverDurable`).
+/// hands out, in decision order, exactly the deliveries whose revision is durable: an ack never
+/// leaves before its edit is stored, a joiner's snapshot never shows an edit a crash could lose,
+/// and a subscriber added right after its snapshot gets every later changeset once, in order.
+/// A broadcast leaves as one send, to whoever subscribes at that point of the sequence (the room
+/// keeps its subscribers where the connections live, `RoomFanout`). No I/O: the room does the
+/// sending (see `BoardRoom.deliverDurable`).
 struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
     enum Delivery {
         /// To every subscriber at the moment it is released.
@@ -14,12 +16,15 @@ struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
         case subscribe(Connection)
     }
 
-    /// One frame for one connection; sends come in the order each connection must get them.
-    struct Send {
-        let connection: Connection
-        let frame: Frame
-        /// A `.direct` delivery: an answer the connection's session counted as held.
-        var wasHeld = false
+    /// What leaves, in the order each connection must get it.
+    enum Send {
+        /// To every subscriber of this point in the sequence.
+        case broadcast(Frame)
+        /// To one connection. `held`: a `.direct` delivery, an answer its session counted as held.
+        case frame(Frame, to: Connection, held: Bool)
+        case subscribe(Connection)
+        /// No more broadcasts to it (`remove` of a subscriber).
+        case unsubscribe(Connection)
     }
 
     private var pending: [(revision: Int64, delivery: Delivery)] = []
@@ -44,11 +49,11 @@ struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
             released += 1
             switch entry.delivery {
             case .broadcast(let frame):
-                for subscriber in subscribers.values { sends.append(Send(connection: subscriber, frame: frame)) }
+                if !subscribers.isEmpty { sends.append(.broadcast(frame)) }
             case .direct(let connection, let frame):
-                sends.append(Send(connection: connection, frame: frame, wasHeld: true))
+                sends.append(.frame(frame, to: connection, held: true))
             case .subscribe(let connection):
-                subscribers[connection.id] = connection
+                if subscribers.updateValue(connection, forKey: connection.id) == nil { sends.append(.subscribe(connection)) }
             }
         }
         pending.removeFirst(released)
@@ -64,10 +69,12 @@ struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
     }
 
     /// The connection is gone or left: it is no subscriber, and nothing pending is sent to it
-    /// or subscribes it later. Returns the connection when the outbox knew it.
+    /// or subscribes it later. Returns the connection when the outbox knew it, and whether it
+    /// was a subscriber (its `.subscribe` had left: an `.unsubscribe` must follow it).
     @discardableResult
-    mutating func remove(_ id: Int) -> Connection? {
-        var removed = subscribers.removeValue(forKey: id)
+    mutating func remove(_ id: Int) -> (connection: Connection, wasSubscribed: Bool)? {
+        let subscribed = subscribers.removeValue(forKey: id)
+        var removed = subscribed
         pending.removeAll { entry in
             switch entry.delivery {
             case .subscribe(let connection), .direct(let connection, _):
@@ -77,7 +84,7 @@ struct RoomOutbox<Connection: Identifiable, Frame> where Connection.ID == Int {
             case .broadcast: return false
             }
         }
-        return removed
+        return removed.map { ($0, subscribed != nil) }
     }
 
     /// Forgets everything (the store failed); returns every connection it knew, subscribed or

@@ -19,7 +19,9 @@ extension RoomState {
         var actions = presenceActions(effect)
         let reason = roles.count == 1 ? "the \(roles.first!.rawValue) link was replaced" : "the link was replaced"
         for id in removed.keys.sorted() {
-            if let member = outbox.remove(id) { actions.append(.disconnect(member, RoomClosing.linkReplacedCode, reason)) }
+            guard let (member, wasSubscribed) = outbox.remove(id) else { continue }
+            if wasSubscribed { actions.append(.send([.unsubscribe(member)])) }
+            actions.append(.disconnect(member, RoomClosing.linkReplacedCode, reason))
         }
         return actions
     }

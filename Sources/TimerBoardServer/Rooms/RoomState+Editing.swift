@@ -26,7 +26,7 @@ extension RoomState {
     mutating func edit(_ edit: ClientMessage.Edit, from member: Member, now: Int64) -> (changes: Int, actions: [Action]) {
         guard !isClosed else {
             let reject = ServerMessage.Reject(opID: edit.opID, code: .internal, message: "the board is reloading; send the edit again")
-            return (0, [.count(.editRejected(.internal)), .send([.init(connection: member, frame: Self.encode(.reject(reject)))])])
+            return (0, [.count(.editRejected(.internal)), .send([.frame(Self.encode(.reject(reject)), to: member, held: false)])])
         }
         // No participant: its link was just replaced (its socket is being closed) or it fell behind.
         guard let participant = presence.participant(on: member.id) else {

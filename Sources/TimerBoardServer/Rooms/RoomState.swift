@@ -160,8 +160,12 @@ struct RoomState<Member: RoomMember> {
     /// to it, and a join still waiting in the outbox does not subscribe it later.
     mutating func leave(_ memberID: Int) -> [Action] {
         let dropped = outbox.pendingDirects(to: memberID)
-        if let member = outbox.remove(memberID), dropped > 0 { member.releaseHeldAnswers(dropped) }
-        return presenceActions(presence.remove(memberID).effect)
+        var actions: [Action] = []
+        if let (member, wasSubscribed) = outbox.remove(memberID) {
+            if dropped > 0 { member.releaseHeldAnswers(dropped) }
+            if wasSubscribed { actions.append(.send([.unsubscribe(member)])) }
+        }
+        return actions + presenceActions(presence.remove(memberID).effect)
     }
 
     /// The snapshot of the current revision, encoded (and compressed) once per revision.
@@ -256,7 +260,7 @@ struct RoomState<Member: RoomMember> {
     }
 
     /// Queues a delivery; a `.direct` one is counted as held by its connection until it leaves
-    /// (`BoardRoom.send`), so its session puts its own answers behind it.
+    /// (`LoopSubscribers`), so its session puts its own answers behind it.
     mutating func enqueue(_ delivery: RoomOutbox<Member, OutboundFrame>.Delivery) {
         if case .direct(let member, _) = delivery { member.holdAnswer() }
         outbox.add(delivery, at: revision)
@@ -265,7 +269,7 @@ struct RoomState<Member: RoomMember> {
     /// Answers the member's own message (a pong, an error), after the answers the room holds for
     /// its earlier messages.
     mutating func answer(_ frame: OutboundFrame, to member: Member) -> [Action] {
-        guard !isClosed else { return [.send([.init(connection: member, frame: frame)])] }
+        guard !isClosed else { return [.send([.frame(frame, to: member, held: false)])] }
         enqueue(.direct(member, frame))
         return deliverDurable()
     }

@@ -242,11 +242,14 @@ final class ClientSession: WebSocketMessageReceiver, Sendable {
     }
 
     /// Leaves the board. A `leave` or a move to another board first lets the answers the board
-    /// holds for earlier edits go out (it waits for their store write), so none is swallowed; a
-    /// closed connection has no one to answer.
+    /// holds for earlier edits go out (it waits for their store write, then for the board's event
+    /// loop to queue them), so none is swallowed or overtaken; a closed connection has no one to
+    /// answer.
     private func leaveBoard(_ state: inout State, answeringFirst: Bool = true) async {
         guard let room = state.room else { return }
-        if answeringFirst, outbound.holdsAnswers { _ = await room.waitUntilDurable() }
+        if answeringFirst, outbound.holdsAnswers {
+            if await room.waitUntilDurable() { await outbound.untilNoAnswerHeld() }
+        }
         state.room = nil
         await room.leave(outbound)
         await registry.releaseIfIdle(room)

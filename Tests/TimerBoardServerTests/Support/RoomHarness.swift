@@ -28,6 +28,9 @@ struct RoomHarness {
     let secrets: BoardSecrets
     /// Messages each member received, in order.
     private(set) var received: [Int: [ServerMessage]] = [:]
+    /// Who a broadcast reaches, as the sends' `.subscribe` and `.unsubscribe` say (the room's
+    /// event loops keep the same list, `RoomFanout`).
+    private(set) var subscribed: [Int: TestMember] = [:]
     /// Saves the state asked for and the "store" has not made durable yet.
     private(set) var unsaved: [StoredChangeset] = []
     /// The durable log.
@@ -48,6 +51,8 @@ struct RoomHarness {
     private(set) var presenceFlushes = 0
     /// A send that showed something not durable yet, if any did.
     private(set) var sentTooEarly: [String] = []
+    /// An `.unsubscribe` of a member not subscribed, or a second `.subscribe`.
+    private(set) var subscriptionMistakes: [String] = []
     var now: Int64 = 1_000_000
 
     init(
@@ -132,7 +137,17 @@ struct RoomHarness {
         for action in actions {
             switch action {
             case .send(let sends):
-                for send in sends { deliver(send.frame, to: send.connection) }
+                for send in sends {
+                    switch send {
+                    case .broadcast(let frame):
+                        for member in subscribed.values { deliver(frame, to: member) }
+                    case .frame(let frame, let member, _): deliver(frame, to: member)
+                    case .subscribe(let member):
+                        if subscribed.updateValue(member, forKey: member.id) != nil { subscriptionMistakes.append("\(member.id) subscribed twice") }
+                    case .unsubscribe(let member):
+                        if subscribed.removeValue(forKey: member.id) == nil { subscriptionMistakes.append("\(member.id) unsubscribed, not subscribed") }
+                    }
+                }
             case .disconnect(let member, let code, let reason):
                 disconnected[member.id] = (code, reason)
             case .save(let changeset, _, let deliveries):
@@ -160,6 +175,7 @@ struct RoomHarness {
                 counts.append(count)
             case .closed(let reason):
                 closes.append(reason)
+                subscribed = [:]
             }
         }
     }

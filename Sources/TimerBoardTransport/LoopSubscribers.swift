@@ -63,12 +63,16 @@ final class LoopSubscribers: @unchecked Sendable {
 
     /// How many subscribers a broadcast writes to between two looks at what was handed over since.
     private static let subscribersBetweenLooks = 64
+    /// The most connections with frames of their own in a run that a broadcast still writes
+    /// around (each subscriber is compared with each of them).
+    private static let ownFramesLookedUp = 4
 
     /// Performs `steps` in order. With one broadcast among them, each subscriber is written to
     /// at once, except one that also gets a frame of its own: the broadcast is queued with it,
-    /// so both leave in one write. With several, or once more steps arrive while a broadcast is
-    /// being written (the loop is falling behind), the rest is queued, the new steps are taken
-    /// into this run, and each connection is written to once at the end.
+    /// so both leave in one write. With several broadcasts (or many frames of their own), or
+    /// once more steps arrive while a broadcast is being written (the loop is falling behind),
+    /// the rest is queued, the new steps are taken into this run, and each connection is
+    /// written to once at the end.
     private func run(_ firstSteps: [Step]) {
         loop.assertInEventLoop()
         var steps = firstSteps
@@ -81,7 +85,9 @@ final class LoopSubscribers: @unchecked Sendable {
             default: break
             }
         }
-        var queuesAll = broadcasts > 1
+        // Many frames of their own (a crowd's snapshots): queue everything rather than look each
+        // subscriber up among them.
+        var queuesAll = broadcasts > 1 || direct.count > Self.ownFramesLookedUp
         var drains: [Outbound] = []
         var refusedNow: [Outbound] = []
         func queue(_ frame: OutboundFrame, on outbound: Outbound) {

@@ -3,7 +3,7 @@ import NIOWebSocket
 
 /// A room's subscribers, spread over the event loops their connections live on: what the room
 /// sends is split into each loop's steps, in the order decided, and `flush` hands each loop its
-/// steps (`LoopSubscribers.hand`), which it runs in one task.
+/// steps (`LoopSubscribers.hand`).
 ///
 /// A broadcast costs the room one step per loop, not one queued frame per subscriber: the loops
 /// write it to their own subscribers, each from the one shared frame. Everything the room sends
@@ -67,14 +67,12 @@ package struct RoomFanout {
         flush()
     }
 
-    /// Hands each loop its steps; forgets the loops left with no subscriber.
+    /// Hands each loop its steps. A loop's share stays while the room lives, with no subscriber
+    /// too (a board's subscribers are on a few loops at most).
     package mutating func flush() {
         for index in shares.values.indices where !shares.values[index].steps.isEmpty {
             shares.values[index].subscribers.hand(shares.values[index].steps)
             shares.values[index].steps = []
-        }
-        if shares.values.contains(where: { $0.count == 0 }) {
-            shares = shares.filter { $0.value.count > 0 }
         }
     }
 

@@ -96,6 +96,32 @@ import Testing
         #expect(try Self.texts(late).isEmpty)
     }
 
+    /// Two rooms hand the same loop their steps: a connection that leaves one board for another
+    /// gets the first board's last frames before the second's snapshot.
+    @Test func aConnectionMovingToAnotherBoardGetsTheFirstBoardsFramesFirst() throws {
+        let loop = EmbeddedEventLoop()
+        let (mover, stayer) = (try Peer(id: 1, loop: loop), try Peer(id: 2, loop: loop))
+        var first = RoomFanout { _ in }
+        var second = RoomFanout { _ in }
+        first.subscribe(mover.outbound)
+        first.subscribe(stayer.outbound)
+        first.flush()
+        loop.run()
+
+        first.broadcast(Self.frame("first board, revision 7"))
+        first.unsubscribe(mover.outbound)
+        first.flush()
+        second.send(Self.frame("second board's snapshot"), to: mover.outbound, held: false)
+        second.subscribe(mover.outbound)
+        second.broadcast(Self.frame("second board, revision 3"))
+        second.flush()
+        first.broadcast(Self.frame("first board, revision 8"))
+        first.flush()
+        loop.run()
+        #expect(try Self.texts(mover) == ["first board, revision 7", "second board's snapshot", "second board, revision 3"])
+        #expect(try Self.texts(stayer) == ["first board, revision 7", "first board, revision 8"])
+    }
+
     @Test func aCloseLeavesAfterTheFramesDecidedBeforeIt() throws {
         let loop = EmbeddedEventLoop()
         let peer = try Peer(id: 1, loop: loop)

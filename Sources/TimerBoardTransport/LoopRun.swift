@@ -49,8 +49,9 @@ struct LoopRun {
             index += 1
         }
         for outbound in drains { outbound.drain() }
-        var told: Set<ObjectIdentifier> = []
-        for (subscribers, outbound) in refused where told.insert(ObjectIdentifier(outbound)).inserted {
+        // Each room told once of each connection, however many of its frames were refused.
+        var told: Set<[ObjectIdentifier]> = []
+        for (subscribers, outbound) in refused where told.insert([ObjectIdentifier(subscribers), ObjectIdentifier(outbound)]).inserted {
             subscribers.refusedFrame(outbound)
         }
     }

@@ -122,6 +122,7 @@ import Testing
             var received: [Int: [Frame]] = [:]
             var joined: Set<Int> = []
             var left: Set<Int> = []
+            var receivedWhenLeaving: [Int: Int] = [:]
             var problems: [String] = []
 
             func release(to newDurable: Int64) {
@@ -143,6 +144,7 @@ import Testing
                 case 2:
                     guard let id = joined.subtracting(left).randomElement(using: &rng), Bool.random(using: &rng) else { continue }
                     left.insert(id)
+                    receivedWhenLeaving[id] = received[id]?.count ?? 0
                     if let (connection, wasSubscribed) = outbox.remove(id), wasSubscribed {
                         _ = loops.deliver([.unsubscribe(connection)])
                     }
@@ -157,6 +159,10 @@ import Testing
                 }
             }
             release(to: revision)
+
+            for id in left where (received[id]?.count ?? 0) != receivedWhenLeaving[id] {
+                problems.append("seed \(seed): connection \(id) got frames after it left")
+            }
 
             for id in joined.subtracting(left) {
                 let frames = received[id] ?? []

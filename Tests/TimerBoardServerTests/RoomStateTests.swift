@@ -279,6 +279,21 @@ import Testing
         #expect(room.subscriptionMistakes.isEmpty)
     }
 
+    /// A second join of a connection already on the board (its session joins again without a
+    /// leave) subscribes it once: it gets each changeset once, not once per join.
+    @Test func joiningTwiceSubscribesOnce() {
+        var room = RoomHarness()
+        room.join(Self.ada)
+        room.store()
+        room.join(Self.ada)
+        room.join(Self.bob)
+        room.store()
+        room.edit(Self.bob, "op-1", [Self.addSection("s1")])
+        room.store()
+        #expect(room.messages(to: Self.ada).filter(\.isChangesOrAck).map(\.kind) == ["changes 1"])
+        #expect(room.subscriptionMistakes.isEmpty)
+    }
+
     /// Broadcasts go to whoever the sends subscribed (the event loops keep that list): a member
     /// who leaves is unsubscribed once, and one who leaves while its join waits for durability
     /// is never subscribed.

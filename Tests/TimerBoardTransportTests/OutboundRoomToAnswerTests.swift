@@ -8,7 +8,7 @@ import Testing
 /// `Outbound.untilRoomToAnswer`, where a session waits before it answers its client's next
 /// message: a client that sends without reading is then held back by TCP, instead of its answers
 /// piling up in the queue until it is dropped as too far behind (test_pipelining.py, end to end).
-@Suite struct OutboundRoomToAnswerTests {
+@Suite(.timeLimit(.minutes(1))) struct OutboundRoomToAnswerTests {
     @Test func aWaiterReturnsOnlyOnceTheFullSocketTakesFramesAgain() async throws {
         let peer = try Peer()
         let outbound = peer.outbound
@@ -79,6 +79,22 @@ import Testing
         outbound.releaseHeldAnswers(1)  // one is still held
         while outbound.waitingForRoom == 0 { await Task.yield() }
         outbound.releaseHeldAnswers(1)
+        await waiter.value
+        #expect(outbound.waitingForRoom == 0)
+    }
+
+    /// The last held answer let go is enough, even while the queue is too full to answer: the
+    /// session leaving its board must not wait for a drain as well.
+    @Test func leavingIsLetGoByTheLastHeldAnswerWithAFullQueue() async throws {
+        let peer = try Peer()
+        let outbound = peer.outbound
+        for _ in 0..<(outbound.capacity / 2) {
+            outbound.send(OutboundFrame(payload: Array("a broadcast".utf8)))
+        }
+        outbound.holdAnswer()
+        let waiter = Task { await outbound.untilNoAnswerHeld() }
+        while outbound.waitingForRoom == 0 { await Task.yield() }
+        outbound.releaseHeldAnswers(1)  // no drain has run: the queue is still half full
         await waiter.value
         #expect(outbound.waitingForRoom == 0)
     }

@@ -54,7 +54,8 @@ describe("the board's elements", () => {
     assert.equal(fieldOf(section, "title")?.value, "Prep");
     assert.equal(section.dataset.expanded, "false");
     assert.equal(section.querySelector(".section-body").hidden, true);
-    assert.ok(count(section) <= 30, `${count(section)} elements`);
+    // 31: the moves and delete in a group of their own, which a phone wraps to a line together.
+    assert.ok(count(section) <= 31, `${count(section)} elements`);
   });
 
   test("a title with markup is text, never parsed", () => {

@@ -62,9 +62,12 @@ function sectionShape(doc, maxTitleLength) {
         h(doc, "button", { type: "button", class: "button toggle section-time", "aria-haspopup": "dialog", title: "Times of day: kinds, scheduled starts, finish together" }, ["Times…"]),
         pressedButton(doc, "section-sequence", L.sequence, L.sequenceTip),
         pressedButton(doc, "section-loop", L.loop, L.loopTip),
-        iconButton(doc, "section-move-up", L.moveUp, "up"),
-        iconButton(doc, "section-move-down", L.moveDown, "down"),
-        iconButton(doc, "section-delete", L.delete, "delete"),
+        // One group, so that on a phone they wrap to a line of their own together.
+        h(doc, "span", { class: "actions-group" }, [
+          iconButton(doc, "section-move-up", L.moveUp, "up"),
+          iconButton(doc, "section-move-down", L.moveDown, "down"),
+          iconButton(doc, "section-delete", L.delete, "delete"),
+        ]),
       ]),
     ]),
     h(doc, "div", { class: "section-body", id: bodyId }, [

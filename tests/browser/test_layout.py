@@ -79,6 +79,29 @@ def test_timer_rows_show_their_titles_and_line_up(user, server, board, screensho
     screenshot(page)
 
 
+@pytest.mark.parametrize("width", [360, 390, 768, 1024, 1100, 1440])
+def test_a_running_sequence_keeps_its_title_readable(user, server, board, screenshot, width):
+    """A running sequence's header is its widest: progress, its times ("25:00 in all · 0:02 done ·
+    …"), Pause, Skip, Restart and the section's controls. At 1,100 px they once left its title 40
+    px ("Mor"): the controls now wrap to a line of their own rather than squeeze the title."""
+    a = user("Ada")
+    add_section(a, "Rounds of the morning")
+    section(a, "Rounds of the morning").locator(".section-sequence").click()
+    add_timer(a, "Rounds of the morning", "Keynote: the future of timers", 25, 0)
+    add_timer(a, "Rounds of the morning", "Questions", 10, 0)
+    section(a, "Rounds of the morning").locator(".section-run").click()
+    page = user("Bob", viewport={"width": width, "height": 800})
+    converged(server, board, a, page)
+    header = section(page, "Rounds of the morning").locator(".section-header")
+    expect(header.locator(".section-progress")).to_have_text("1 of 2")
+    expect(header.locator(".section-run")).to_have_attribute("data-action", "pause")
+    shortest_title = 150 if width >= 390 else 120
+    assert header.locator(".section-title").bounding_box()["width"] >= shortest_title
+    assert page.evaluate(OVERFLOW) <= 0, "the board is wider than the window"
+    assert page.evaluate(OUTSIDE_THEIR_SECTION) == [], "a section's controls stick out of its card"
+    screenshot(page)
+
+
 @pytest.mark.parametrize("role", ["owner", "view"])
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_board_layout_by_role(user, server, board, screenshot, viewport, role):

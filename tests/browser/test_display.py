@@ -124,6 +124,24 @@ def test_display_shows_the_running_timer_as_large_as_the_screen(user, display, s
     assert tv.errors == [] and one.errors == [] and editor.errors == []
 
 
+def test_a_timer_of_hours_reads_as_a_clock_does_and_fits_every_screen(user, display, board):
+    """150 minutes typed into a timer read 2:30:00 on the board and the display (not 150:00), as
+    large as fits a TV, a portrait screen and a phone."""
+    editor = user("Ada")
+    add_section(editor, "Day")
+    add_timer(editor, "Day", "Workshop", 150, 0)
+    expect(timer(editor, "Workshop").locator(".timer-countdown")).to_have_text("2:30:00")
+    tv = display()
+    expect(tv.locator(".display-countdown")).to_have_text("2:30:00")
+    for viewport in (TV, TV_PORTRAIT, PHONE):
+        tv.set_viewport_size(viewport)
+        digits = box(tv, ".display-countdown")
+        # As large as the screen allows: 15% of its height, or, on a narrow one, most of its width.
+        assert digits["height"] >= 0.15 * viewport["height"] or digits["width"] >= 0.8 * viewport["width"], f"{digits} at {viewport}"
+        assert_fits(tv, f"2:30:00 at {viewport}")
+    assert tv.errors == [] and editor.errors == []
+
+
 def test_a_message_from_the_screens_control_reaches_the_display_and_survives_a_restart(user, display, server, board):
     editor = user("Ada")
     add_section(editor, "Stage")

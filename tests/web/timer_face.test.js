@@ -29,14 +29,22 @@ const paused = (elapsed) => /** @type {Run} */ ({ status: "paused", elapsed });
 const finished = (elapsed) => /** @type {Run} */ ({ status: "finished", elapsed });
 
 describe("formatting", () => {
-  test("m:ss, seconds always two digits, minutes as many as needed", () => {
+  test("m:ss under an hour, seconds always two digits", () => {
     assert.equal(formatClock(0), "0:00");
     assert.equal(formatClock(3), "0:03");
     assert.equal(formatClock(59), "0:59");
     assert.equal(formatClock(60), "1:00");
     assert.equal(formatClock(7 * 60 + 30), "7:30");
     assert.equal(formatClock(10 * 60), "10:00");
-    assert.equal(formatClock(999 * 60 + 59), "999:59");
+    assert.equal(formatClock(59 * 60 + 59), "59:59");
+  });
+
+  test("h:mm:ss from an hour: a countdown to a time of day hours away reads as a clock does", () => {
+    assert.equal(formatClock(3600), "1:00:00");
+    assert.equal(formatClock(3 * 3600 + 1 * 60 + 51), "3:01:51");
+    assert.equal(formatClock(999 * 60 + 59), "16:39:59");
+    assert.equal(formatClock(30 * 3600 + 5), "30:00:05");
+    assert.equal(formatOvertime((3600 + 90) * 1000), "+1:01:30");
   });
 
   test("never negative, never fractional", () => {

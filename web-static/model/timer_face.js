@@ -53,12 +53,15 @@ export function shownSeconds(ms) {
 }
 
 /**
- * m:ss, with as many minute digits as needed (0:03, 7:30, 999:59).
+ * m:ss under an hour, h:mm:ss from one (0:03, 59:59, 1:00:00, 16:39:59): a countdown to a time of
+ * day hours away, or a stopwatch left running, reads as a clock does, not as "181:51".
  * @param {number} totalSeconds
  */
 export function formatClock(totalSeconds) {
   const whole = Math.max(0, Math.floor(totalSeconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  const seconds = String(whole % 60).padStart(2, "0");
+  if (whole < 3600) return `${Math.floor(whole / 60)}:${seconds}`;
+  return `${Math.floor(whole / 3600)}:${String(Math.floor(whole / 60) % 60).padStart(2, "0")}:${seconds}`;
 }
 
 /** What the countdown of `timer` reads at server time `serverNow`. @param {TimerTimes} timer @param {number} serverNow */

@@ -102,6 +102,28 @@ def test_a_running_sequence_keeps_its_title_readable(user, server, board, screen
     screenshot(page)
 
 
+@pytest.mark.parametrize("width", [360, 390, 768, 1100])
+def test_run_mode_keeps_the_titles_readable_beside_its_large_countdowns(user, server, board, screenshot, width):
+    """Run mode shows the titles and large countdowns: on a phone a running row once left its title
+    85 px ("Keynote: th") beside the countdown and the state's pill."""
+    a = user("Ada")
+    add_section(a, "Show")
+    add_timer(a, "Show", "Keynote: the future of timers", 25, 0)
+    add_timer(a, "Show", "Questions", 10, 0)
+    timer(a, "Keynote: the future of timers").locator(".timer-toggle").click()
+    page = user("Bob", viewport={"width": width, "height": 800})
+    converged(server, board, a, page)
+    page.locator(".mode-toggle").click()
+    expect(page.locator(".mode-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(timer(page, "Keynote: the future of timers")).to_have_attribute("data-status", "running")
+    rows = page.evaluate(ROWS)
+    shortest_title = 150 if width >= 390 else 120
+    assert min(row["title"] for row in rows) >= shortest_title, rows
+    assert len({row["countdown"] for row in rows}) == 1, rows
+    assert page.evaluate(OVERFLOW) <= 0, "the board is wider than the window"
+    screenshot(page)
+
+
 @pytest.mark.parametrize("role", ["owner", "view"])
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_board_layout_by_role(user, server, board, screenshot, viewport, role):

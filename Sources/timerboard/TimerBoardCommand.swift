@@ -148,6 +148,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var slowClients: SlowClientOptions
     @OptionGroup var eventLoops: EventLoopOptions
     @OptionGroup var heapTrim: HeapTrimOptions
+    @OptionGroup var boardLinger: BoardLingerOptions
     @Option(help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeoutSeconds = Serve.seconds(
         defaults.helloTimeout
     )
@@ -283,6 +284,7 @@ struct Serve: AsyncParsableCommand {
         configuration.idleTimeout = .seconds(idleTimeoutSeconds)
         slowClients.apply(to: &configuration)
         heapTrim.apply(to: &configuration)
+        boardLinger.apply(to: &configuration)
         addressBudget.apply(to: &configuration)
         ipv6Networks.apply(to: &configuration)
         configuration.maxHeaderBytes = maxHeaderBytes

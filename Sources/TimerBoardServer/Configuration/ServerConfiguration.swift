@@ -81,6 +81,10 @@ public struct ServerConfiguration: Sendable {
     /// Every connection is pinged this often; one that sent nothing (not even the pong) for a
     /// whole interval is closed, so a vanished client does not hold a subscription forever.
     public var heartbeatInterval: Duration = .seconds(30)
+    /// A board an HTTP request or an event stream used stays in memory this long after the
+    /// last of them, for the next: a script polling or pressing buttons every few seconds finds
+    /// it loaded instead of loading the whole board for each request. Zero: it leaves at once.
+    public var boardLinger: Duration = .seconds(30)
     /// The heap's free pages go back to the kernel this often (`HeapTrimmer`, glibc only); nil:
     /// never, and what a moment of load freed stays resident until the next such moment reuses it.
     public var heapTrimInterval: Duration? = .seconds(10)

@@ -102,7 +102,7 @@ extension BoardsController {
             let response = await answer(room: room, secret: secret, isOperator: isOperator, needs: needs, notFound: notFound, body)
             await room.endRequest()
             // After the answer: letting an idle room go waits for its last writes, the answer need not.
-            Task { [registry] in await registry.releaseIfIdle(room) }
+            Task { [registry] in await registry.releaseAfterLinger(room) }
             if let response { return response }
         }
         return .answered(HTTPAnswer(.serviceUnavailable, .unavailable, "the board is reloading; nothing was done, try again").response)

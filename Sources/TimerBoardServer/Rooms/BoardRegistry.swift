@@ -11,6 +11,9 @@ actor BoardRegistry {
     private var loading: [String: Task<BoardRoom?, any Error>] = [:]
     /// Boards made for clients that were told it failed, to delete.
     private let abandoned: AbandonedBoards
+    /// Boards an HTTP request used lately, and until when they stay for the next one
+    /// (`releaseAfterLinger`); one waiting task per board.
+    private var lingering: [String: ContinuousClock.Instant] = [:]
 
     init(context: RoomContext) {
         self.context = context
@@ -93,12 +96,37 @@ actor BoardRegistry {
 
     /// Drops the room when nobody is on it any more, once what it applied is stored: a room
     /// whose last edit or timer finish was still being written would otherwise stay forever.
+    /// A room an HTTP request used lately stays until its linger ends (`releaseAfterLinger`).
     func releaseIfIdle(_ room: BoardRoom) async {
-        guard rooms[room.boardID] === room else { return }
+        guard rooms[room.boardID] === room, lingering[room.boardID] == nil else { return }
         _ = await room.waitUntilDurable()
+        guard lingering[room.boardID] == nil else { return }  // a request came meanwhile
         if await room.closeIfIdle(), rooms[room.boardID] === room {
             rooms[room.boardID] = nil
         }
+    }
+
+    /// After an HTTP request or an event stream: the room stays `--board-linger-seconds` more
+    /// for the next one (a script's request every few seconds would load the whole board each
+    /// time), then goes if idle. Each call moves the end; one task per board waits for it.
+    func releaseAfterLinger(_ room: BoardRoom) async {
+        let linger = context.configuration.boardLinger
+        guard linger > .zero else { return await releaseIfIdle(room) }
+        let boardID = room.boardID
+        let waiting = lingering[boardID] != nil
+        lingering[boardID] = .now + linger
+        guard !waiting else { return }
+        Task { await self.releaseWhenLingerEnds(boardID) }
+    }
+
+    /// Lets the board's room go once its linger has ended, whichever room holds the board then
+    /// (it may have been closed and loaded again meanwhile).
+    private func releaseWhenLingerEnds(_ boardID: String) async {
+        while let end = lingering[boardID], end > .now {
+            try? await Task.sleep(until: end, clock: .continuous)
+        }
+        lingering[boardID] = nil
+        if let room = rooms[boardID] { await releaseIfIdle(room) }
     }
 
     /// How many boards are in memory now.

@@ -102,7 +102,8 @@ struct EventStreamRoutes {
         context.closeFuture.whenComplete { _ in writer.close(code: 1001, reason: "the connection closed") }
         let cleanUp = { @Sendable in
             await room.leave(outbound)
-            await registry.releaseIfIdle(room)
+            // An EventSource reconnects within seconds: it finds the board still loaded.
+            await registry.releaseAfterLinger(room)
             release()
             outbound.finish()
         }

@@ -14,14 +14,16 @@ const paused = { status: "paused", elapsed: 5000 };
 const finished = (at) => ({ status: "finished", elapsed: 0, finishedAt: at });
 
 /**
- * @param {{sequence?: boolean, loop?: boolean}} options
+ * @param {{sequence?: boolean, loop?: boolean, kinds?: Record<string, string>}} options kinds: a
+ *   timer's kind by its id, when not a countdown
  * @param {Record<string, any>[]} runs each timer's run, in display order, in one section
  */
-function board(runs, { sequence = false, loop = false } = {}) {
+function board(runs, { sequence = false, loop = false, kinds = {} } = {}) {
   const b = new Board();
   b.putSection({ id: "s1", title: "Rounds", isExpanded: true, createdDate: 0, order: "a0", sequence, loop });
   runs.forEach((run, index) => b.putTimer({
     id: `t${index + 1}`, sectionID: "s1", title: `Round ${index + 1}`, minutes: 1, seconds: 0, createdDate: 0, order: `a${index}`, run: /** @type {any} */ (run),
+    ...(kinds[`t${index + 1}`] ? { kind: /** @type {any} */ (kinds[`t${index + 1}`]) } : {}),
   }));
   return b;
 }
@@ -32,6 +34,11 @@ const ids = (pick) => [pick.timer?.id ?? null, pick.next?.id ?? null];
 describe("which timer a display shows", () => {
   test("the running one, before a paused one; next is the following idle one", () => {
     assert.deepEqual(ids(pickDisplayed(board([paused, idle, running, idle]))), ["t3", "t4"]);
+  });
+
+  test("a clock is never next: it shows the time of day and never runs", () => {
+    assert.deepEqual(ids(pickDisplayed(board([running, idle, idle], { kinds: { t2: "clock" } }))), ["t1", "t3"]);
+    assert.deepEqual(ids(pickDisplayed(board([running, idle], { kinds: { t2: "clock" } }))), ["t1", null]);
   });
 
   test("no running: the paused one", () => {

@@ -7,9 +7,10 @@
 // display order (a sequence's current timer runs); else the first paused one; else the timer that
 // finished last and still counts overtime (it is what the room must see); else the first idle one.
 // The next timer: in a sequence, the one after the shown timer (the first again when it loops);
-// elsewhere, the first idle timer after it in display order.
+// elsewhere, the first idle timer after it in display order that can run (a clock never does:
+// "Next: Local time" said what would never come).
 
-import { RUN } from "../wire/constants.js";
+import { RUN, TIMER_KIND } from "../wire/constants.js";
 import { orderedSections, orderedTimers } from "./board.js";
 import { isSequence, movedOnIds } from "./sequence.js";
 
@@ -76,5 +77,5 @@ function nextOf(all, at) {
     if (index + 1 < ordered.length) return ordered[index + 1];
     return section.loop && ordered.length > 1 ? ordered[0] : null;
   }
-  return all.slice(at + 1).find((entry) => entry.timer.run.status === RUN.idle)?.timer ?? null;
+  return all.slice(at + 1).find(({ timer }) => timer.run.status === RUN.idle && timer.kind !== TIMER_KIND.clock)?.timer ?? null;
 }

@@ -8,6 +8,7 @@ import pytest
 
 from conftest import BINARY
 from log_events import events, wait_for_events
+from raw_websocket import RawClient
 
 
 def loads_of(server, board) -> list:
@@ -29,6 +30,20 @@ def test_a_scripts_requests_within_the_linger_load_the_board_once(server_factory
     assert server.snapshot(board)["sections"][0]["title"] == "Main stage"
     assert len(loads_of(server, board)) == 1, loads_of(server, board)
     assert live_boards(server) == 1
+
+
+def test_a_socket_leaving_a_lingering_board_does_not_drop_it_before_the_linger_ends(server_factory):
+    server = server_factory().start()
+    board = server.create_board("Shared")
+    assert server.snapshot(board)["rev"] == 0  # a script's read: the board lingers from here
+    client = RawClient(server.port, None)
+    client.hello_and_join("passer-by-0123456789", board)
+    client.until("snapshot")
+    client.send({"type": "leave"})
+    client.send({"type": "ping", "t": 1})
+    client.until("pong")  # the leave has been handled, with its release of an idle board
+    assert live_boards(server) == 1
+    client.close()
 
 
 @pytest.mark.parametrize("seconds", ["0", "1"])

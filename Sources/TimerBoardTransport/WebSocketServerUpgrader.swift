@@ -17,6 +17,9 @@ struct WebSocketServerUpgrader<UpgradeResult: Sendable>: NIOTypedHTTPServerProto
     /// request rather than names in its `Connection` header.
     let requiredUpgradeHeaders: [String] = []
 
+    /// Told why a handshake that breaks RFC 6455 is refused, before NIO hears of the failure
+    /// (which it takes as no upgrade at all).
+    let refuseHandshake: @Sendable (WebSocketUpgradeChannel.RefusalReason) -> Void
     /// Whether the request gets a WebSocket: the headers to add to the 101, or nil to refuse.
     let shouldUpgrade: @Sendable (any Channel, HTTPRequestHead) -> EventLoopFuture<HTTPHeaders?>
     /// Installs the connection's handlers once the 101 is written.
@@ -27,9 +30,14 @@ struct WebSocketServerUpgrader<UpgradeResult: Sendable>: NIOTypedHTTPServerProto
         upgradeRequest: HTTPRequestHead,
         initialResponseHeaders: HTTPHeaders
     ) -> EventLoopFuture<HTTPHeaders> {
-        // One key and version 13 (4.2.1); a failed future makes NIO treat it as no upgrade.
+        // Version 13 and one key of 16 bytes (4.2.1); a failed future makes NIO treat it as no upgrade.
+        guard upgradeRequest.headers["Sec-WebSocket-Version"] == ["13"] else {
+            refuseHandshake(.unsupportedVersion)
+            return channel.eventLoop.makeFailedFuture(NIOWebSocketUpgradeError.invalidUpgradeHeader)
+        }
         let keys = upgradeRequest.headers["Sec-WebSocket-Key"]
-        guard keys.count == 1, let key = keys.first, upgradeRequest.headers["Sec-WebSocket-Version"] == ["13"] else {
+        guard keys.count == 1, let key = keys.first, Self.isValidKey(key) else {
+            refuseHandshake(.badKey)
             return channel.eventLoop.makeFailedFuture(NIOWebSocketUpgradeError.invalidUpgradeHeader)
         }
         return shouldUpgrade(channel, upgradeRequest).flatMapThrowing { extraHeaders in
@@ -43,6 +51,11 @@ struct WebSocketServerUpgrader<UpgradeResult: Sendable>: NIOTypedHTTPServerProto
 
     func upgrade(channel: any Channel, upgradeRequest: HTTPRequestHead) -> EventLoopFuture<UpgradeResult> {
         upgradePipelineHandler(channel, upgradeRequest)
+    }
+
+    /// A key is 16 random bytes in base64 (4.1): 24 characters, the last two `==`.
+    static func isValidKey(_ key: String) -> Bool {
+        key.utf8.count == 24 && Data(base64Encoded: key)?.count == 16
     }
 
     /// `Sec-WebSocket-Accept` for a request's key: base64 of the SHA-1 of the key and the GUID.

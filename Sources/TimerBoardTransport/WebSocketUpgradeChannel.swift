@@ -27,24 +27,38 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    /// The answer to a request that asked for an upgrade `accept` refused.
+    /// The answer to a request that asked for an upgrade and is refused.
     package struct Refusal: Sendable {
         package var status: HTTPResponse.Status
+        /// Besides `Connection`, `Content-Length` and `Content-Type`.
+        package var headers: HTTPFields
         /// A JSON body (the server's error shape), or none.
         package var body: [UInt8]
 
-        package init(status: HTTPResponse.Status, body: [UInt8]) {
+        package init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8]) {
             self.status = status
+            self.headers = headers
             self.body = body
         }
+    }
+
+    /// Why an upgrade is refused, for the server to word the answer.
+    package enum RefusalReason: Sendable {
+        /// `accept` refused it (another site's page, another path).
+        case notAccepted
+        /// A `Sec-WebSocket-Version` other than 13: `426` with the version we speak (RFC 6455 4.4).
+        case unsupportedVersion
+        /// No `Sec-WebSocket-Key`, several, or one that is not 16 bytes in base64 (4.2.1): `400`.
+        case badKey
     }
 
     package enum UpgradeResult: Sendable {
         /// The connection runs on its handlers now.
         case webSocket
         case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
-        /// The request asked for an upgrade that `accept` refused: answered with `refusal`.
-        case refused(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+        /// The request asked for an upgrade that is refused: answered with `refusal(reason)`.
+        /// NIO's upgrade handler keeps no request head for it, so it is answered unread.
+        case refused(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, RefusalReason)
     }
 
     package struct Value: ServerChildChannelValue {
@@ -56,12 +70,12 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
     let http1: HTTP1Channel.Configuration
     /// Decides, on the event loop, whether a request that asks for a WebSocket gets one.
     let accept: @Sendable (HTTPRequest, any Channel) -> Acceptance?
-    let refusal: Refusal
+    let refusal: @Sendable (RefusalReason) -> Refusal
 
     package init(
         responder: @escaping HTTPChannelHandler.Responder,
         http1: HTTP1Channel.Configuration,
-        refusal: Refusal = Refusal(status: .badRequest, body: []),
+        refusal: @escaping @Sendable (RefusalReason) -> Refusal = { _ in Refusal(status: .badRequest, body: []) },
         accept: @escaping @Sendable (HTTPRequest, any Channel) -> Acceptance?
     ) {
         self.refusal = refusal
@@ -85,13 +99,16 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
             // a second buffer's place in the pool (128 bytes). Requests and messages are small.
             try channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
             let acceptance = NIOLoopBoundBox<Acceptance?>(nil, eventLoop: channel.eventLoop)
-            let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+            let refused = NIOLoopBoundBox<RefusalReason?>(nil, eventLoop: channel.eventLoop)
             let upgrader = WebSocketServerUpgrader<UpgradeResult>(
+                refuseHandshake: { reason in refused.value = reason },
                 shouldUpgrade: { channel, head in
-                    upgradeAttempted.value = true
                     guard let request = try? HTTPRequest(head, secure: false, splitCookie: false),
                         let accepted = accept(request, channel)
-                    else { return channel.eventLoop.makeSucceededFuture(nil) }
+                    else {
+                        refused.value = .notAccepted
+                        return channel.eventLoop.makeSucceededFuture(nil)
+                    }
                     acceptance.value = accepted
                     return channel.eventLoop.makeSucceededFuture(HTTPHeaders(accepted.headers))
                 },
@@ -116,7 +133,8 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
                             wrappingChannelSynchronously: channel,
                             configuration: .init(isOutboundHalfClosureEnabled: true)
                         )
-                        return upgradeAttempted.value ? .refused(http) : .notUpgraded(http)
+                        guard let reason = refused.value else { return .notUpgraded(http) }
+                        return .refused(http, reason)
                     }
                 }
             )
@@ -139,8 +157,8 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
                 return  // no task from here on: the connection's handlers do the rest
             case .notUpgraded(let http):
                 await handleHTTP(asyncChannel: http, logger: logger)
-            case .refused(let http):
-                await answerRefusedUpgrade(http, logger: logger)
+            case .refused(let http, let reason):
+                await answerRefusedUpgrade(http, refusal(reason), logger: logger)
             }
         } catch let error as ChannelError where error == .inputClosed {
             logger.trace("the connection closed before its first request")
@@ -149,10 +167,12 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    private func answerRefusedUpgrade(_ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, logger: Logger) async {
+    private func answerRefusedUpgrade(_ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, _ refusal: Refusal, logger: Logger) async {
         do {
-            try await http.executeThenClose { [refusal] _, outbound in
-                var fields: HTTPFields = [.connection: "close", .contentLength: "\(refusal.body.count)"]
+            try await http.executeThenClose { _, outbound in
+                var fields = refusal.headers
+                fields[.connection] = [refusal.headers[.connection], "close"].compactMap { $0 }.joined(separator: ", ")
+                fields[.contentLength] = "\(refusal.body.count)"
                 if !refusal.body.isEmpty { fields[.contentType] = "application/json; charset=utf-8" }
                 let response = HTTPResponse(status: refusal.status, headerFields: fields)
                 var parts: [HTTPResponsePart] = [.head(response)]
@@ -163,6 +183,20 @@ package struct WebSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
         } catch {
             logger.trace("could not answer a refused upgrade", metadata: ["tb.error": "\(error)"])
         }
+    }
+
+    /// A first request that asks to upgrade to anything but a WebSocket (`h2c`, which Java's
+    /// HTTP client sends by default), without its `Upgrade`, to be served as HTTP/1.1 (RFC 9110
+    /// 7.8 lets a server ignore an upgrade); nil for any other request. NIO's upgrade handler
+    /// drops the head of a request whose upgrade no upgrader takes, so it would reach hummingbird
+    /// as a body without a head and the connection would close unanswered. The decoder reads
+    /// nothing after such a request (it waits for the new protocol), so its answer must close.
+    package static func servedAsHTTP(_ head: HTTPRequestHead) -> HTTPRequestHead? {
+        let protocols = head.headers[canonicalForm: "upgrade"]
+        guard !protocols.isEmpty, !protocols.contains(where: { $0.lowercased() == "websocket" }) else { return nil }
+        var plain = head
+        plain.headers.remove(name: "Upgrade")
+        return plain
     }
 
     /// NIO upgrades only a connection's first request. A later request on a kept-alive

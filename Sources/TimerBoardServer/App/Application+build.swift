@@ -130,6 +130,7 @@ func assemble(
     )
     .addRoutes(to: router)
     PageRoutes(webRoot: configuration.webRoot).addRoutes(to: router)
+    SocketPathRoute().addRoutes(to: router)
     let boards = BoardsController(
         registry: registry,
         maxTitleLength: configuration.limits.board.maxTitleLength,

@@ -2,6 +2,7 @@ import BoardProtocol
 import Logging
 import NIOCore
 import NIOHTTP1
+import TimerBoardTransport
 
 /// Guards one TCP connection from accept to close, on its event loop only. It sits right after
 /// NIO's HTTP request decoder, before hummingbird's upgrade handler, so it sees every request's
@@ -170,7 +171,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 phase = .http(requestsInProgress: 1)
                 readingRequest = true
                 startRequestDeadline(context)
-                return context.fireChannelRead(data)
+                guard let plain = WebSocketUpgradeChannel.servedAsHTTP(head) else { return context.fireChannelRead(data) }
+                closeAfterResponse = true  // nothing after it is read
+                return context.fireChannelRead(wrapInboundOut(.head(plain)))
             }
             if let slot, slot.address == nil {
                 // From a trusted proxy: the socket counts against the client it names too.
@@ -203,14 +206,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A header over the decoder's bound, while no response is being written: answer it. Any
-        // other case goes on to hummingbird, which answers 400 and closes.
-        if let error = error as? HTTPParserError, error == .headerOverflow {
+        // A request that is not HTTP/1.1 while no response is being written: answer it with the
+        // error shape. Before the first request nobody else would (hummingbird's handler starts
+        // after the upgrade handler has a head), and the connection would wait for its deadline.
+        if let error = error as? HTTPParserError {
             switch phase {
             case .awaitingHeader, .http(requestsInProgress: 0):
                 cancelHeaderDeadline()
-                settings.refused(.headerTooLarge, "refusing a request whose header is too large", level: .debug)
-                return refuse(context, status: .requestHeaderFieldsTooLarge, code: .tooLarge, message: "the request header is too large")
+                guard error != .headerOverflow else {
+                    settings.refused(.headerTooLarge, "refusing a request whose header is too large", level: .debug)
+                    return refuse(context, status: .requestHeaderFieldsTooLarge, code: .tooLarge, message: "the request header is too large")
+                }
+                settings.logger.debug("refusing a request that is not HTTP/1.1", metadata: ["tb.error": "\(error)"])
+                return refuse(context, status: .badRequest, code: .badMessage, message: "the request is not valid HTTP/1.1 (\(error))")
             default:
                 break
             }

@@ -30,15 +30,32 @@ struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// A request for a WebSocket the server does not upgrade (another site's page, another
-    /// path): `403` with the error shape, as every HTTP error (docs/protocol.md, "Origins").
-    static let refusedUpgrade = WebSocketUpgradeChannel.Refusal(
-        status: .forbidden,
-        body: ServerMessage.error(
-            code: .forbidden,
-            message: "only GET /ws, from no page or a page of an allowed origin, opens the board socket"
-        ).encoded()
-    )
+    /// The answer to a request for a WebSocket the server does not upgrade, with the error
+    /// shape as every HTTP error: another site's page or another path `403` (docs/protocol.md,
+    /// "Origins"), a handshake that breaks RFC 6455 `426` (a version other than 13, named in
+    /// `Sec-WebSocket-Version`) or `400` (its key).
+    static func refusedUpgrade(_ reason: WebSocketUpgradeChannel.RefusalReason) -> WebSocketUpgradeChannel.Refusal {
+        switch reason {
+        case .notAccepted:
+            refusal(.forbidden, .forbidden, "only GET /ws, from no page or a page of an allowed origin, opens the board socket")
+        case .unsupportedVersion:
+            refusal(
+                .upgradeRequired, .badMessage, "this server speaks WebSocket version 13 (RFC 6455): send Sec-WebSocket-Version: 13",
+                headers: [.secWebSocketVersion: "13", .upgrade: "websocket", .connection: "upgrade"]
+            )
+        case .badKey:
+            refusal(.badRequest, .badMessage, "a WebSocket upgrade needs one Sec-WebSocket-Key: 16 random bytes in base64")
+        }
+    }
+
+    private static func refusal(
+        _ status: HTTPResponse.Status,
+        _ code: ErrorCode,
+        _ message: String,
+        headers: HTTPFields = [:]
+    ) -> WebSocketUpgradeChannel.Refusal {
+        .init(status: status, headers: headers, body: ServerMessage.error(code: code, message: message).encoded())
+    }
 
     /// Hummingbird's HTTP/1 with our WebSocket connections after an upgrade
     /// (`WebSocketUpgradeChannel`), and a `ConnectionGuard` on every connection.

@@ -76,12 +76,14 @@ def test_each_reject_has_its_status_and_changes_nothing(server):
 def test_a_view_link_a_wrong_secret_and_another_sites_page_change_nothing(server):
     board = server.create_board()
     status, reject = edit(server, board, board.view, "1", [SECTION])
-    assert (status, reject["code"]) == (403, "forbidden")
+    # The edit's own refusal, as a socket gets it: a script matches answers by opId.
+    assert (status, reject["type"], reject["opId"], reject["code"]) == (403, "reject", "1", "forbidden"), reject
     status, error = edit(server, board, "not-the-secret-0123456789", "1", [SECTION])
     assert (status, error["code"]) == (404, "board_not_found")
     assert edit(server, "nosuchboard1", board.edit, "1", [SECTION])[0] == 404
+    # Refused before its body is read: the request's error, not the edit's.
     status, error = edit(server, board, board.edit, "1", [SECTION], headers={"Origin": "https://evil.example"})
-    assert (status, error["code"]) == (403, "forbidden")
+    assert (status, error["type"], error["code"]) == (403, "error", "forbidden")
     assert server.snapshot(board)["rev"] == 0
 
 

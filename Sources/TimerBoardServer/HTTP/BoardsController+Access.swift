@@ -19,11 +19,15 @@ extension BoardsController {
     /// A secret that is neither a link of the board nor the operator token is a guess
     /// (`OperatorGuesses.checkOnBoardRoute`); an address out of guesses has its token compared with links
     /// only, and gets 429 where it would get the 404.
+    ///
+    /// `forbidden` is the answer to a secret of a lesser role, when the route's refusals have
+    /// a shape of their own (an edit's `reject`).
     func withBoard(
         _ request: Request,
         _ context: TimerBoardRequestContext,
         needs: BoardRole,
         refusingOperator: HTTPAnswer? = nil,
+        forbidden: Response? = nil,
         _ body: @escaping @Sendable (BoardRoom, String) async throws -> Response
     ) async throws -> Response {
         let id = try context.parameters.require("id")
@@ -34,7 +38,7 @@ extension BoardsController {
         if verdict == .isOperator, let refusingOperator { return refusingOperator.response }
         let isOperator = verdict == .isOperator
         let work = Task<BoardRouteOutcome, any Error> {
-            await self.serve(id: id, secret: secret, isOperator: isOperator, needs: needs, notFound: notFound, body)
+            await self.serve(id: id, secret: secret, isOperator: isOperator, needs: needs, notFound: notFound, forbidden: forbidden, body)
         }
         let noGuess = { operatorGuesses.noGuess(after: verdict, address: address, now: clock.now()) }
         switch await Deadline.wait(for: work, within: storeTimeout) {
@@ -79,6 +83,7 @@ extension BoardsController {
         isOperator: Bool,
         needs: BoardRole,
         notFound: HTTPAnswer,
+        forbidden: Response?,
         _ body: @Sendable (BoardRoom, String) async throws -> Response
     ) async -> BoardRouteOutcome {
         let secretHash = BoardSecrets.hash(secret)
@@ -99,7 +104,9 @@ extension BoardsController {
                 return .answered(HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response)
             }
             guard let room = inUse else { return .answered(Self.unavailable) }
-            let response = await answer(room: room, secret: secret, isOperator: isOperator, needs: needs, notFound: notFound, body)
+            let response = await answer(
+                room: room, secret: secret, isOperator: isOperator, needs: needs, notFound: notFound, forbidden: forbidden, body
+            )
             await room.endRequest()
             // After the answer: letting an idle room go waits for its last writes, the answer need not.
             Task { [registry] in await registry.releaseAfterLinger(room) }
@@ -116,11 +123,12 @@ extension BoardsController {
         isOperator: Bool,
         needs: BoardRole,
         notFound: HTTPAnswer,
+        forbidden: Response?,
         _ body: @Sendable (BoardRoom, String) async throws -> Response
     ) async -> BoardRouteOutcome? {
         guard let role = isOperator ? .owner : await room.role(of: secret) else { return .noSuchBoard }
         guard Self.rank(role) <= Self.rank(needs) else {
-            return .answered(HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response)
+            return .answered(forbidden ?? HTTPAnswer(.forbidden, .forbidden, "this needs the board's \(needs.rawValue) link").response)
         }
         do {
             return .answered(try await body(room, secret))

@@ -49,7 +49,9 @@ struct EditRoutes {
             let message = "too many edits from this address; nothing changed, send it again in \(wait) ms"
             return Self.response(for: .reject(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait)))
         }
-        return try await boards.withBoard(request, context, needs: .edit) { room, secret in
+        // A view link's edit is refused as a socket's is: its `reject`, with the opId.
+        let forbidden = Self.response(for: .reject(.init(opID: edit.opID, code: .forbidden, message: "this link can only view the board")))
+        return try await boards.withBoard(request, context, needs: .edit, forbidden: forbidden) { room, secret in
             // Only once the secret is known good: without it, nobody spends a board's budget.
             if let wait = editBudgets.takeEdit(address: address, board: room.boardID, now: clock.now()) {
                 editLimiter.giveBack(address, now: clock.now())  // a refused edit costs nothing

@@ -66,3 +66,40 @@ def test_run_mode_shows_large_countdowns_and_hides_what_edits_until_edit_mode(us
     a.locator(".mode-toggle").click()
     expect(timer(a, "Opening").locator(".timer-minutes")).to_be_visible()
     assert a.errors == []
+
+
+def test_the_selection_follows_a_sequence_that_moves_on(user, board):
+    # QA: after N (or Skip, or a hand-over) the selection stayed on the timer that had run, so the
+    # next Space, meant as "pause", started that one again and two timers of the sequence ran.
+    a = user("Ada")
+    add_section(a, "Talks")
+    for title, seconds in (("Talk 1", 300), ("Talk 2", 300), ("Talk 3", 1), ("Talk 4", 300)):
+        add_timer(a, "Talks", title, seconds // 60, seconds % 60)
+    section(a, "Talks").locator(".section-sequence").click()
+    wait_synced(a)
+    a.locator("#board-title").click()
+    keys = a.keyboard
+    keys.press("ArrowDown")
+    keys.press(" ")
+    expect(timer(a, "Talk 1")).to_have_attribute("data-status", "running")
+    # N moves the sequence on: the selection goes with it, so Space pauses the timer now running.
+    keys.press("n")
+    expect(timer(a, "Talk 2")).to_have_attribute("data-selected", "true")
+    expect(timer(a, "Talk 1")).not_to_have_attribute("data-selected", "true")
+    keys.press(" ")
+    expect(timer(a, "Talk 2")).to_have_attribute("data-status", "paused")
+    expect(timer(a, "Talk 1")).to_have_attribute("data-status", "finished")
+    # A paused timer stays selected; Space runs it again.
+    keys.press(" ")
+    expect(timer(a, "Talk 2")).to_have_attribute("data-status", "running")
+    # The header's Skip, then the server's hand-over when Talk 3's second is up: the selection follows both.
+    section(a, "Talks").locator(".section-skip").click()
+    a.locator("#board-title").click()
+    expect(timer(a, "Talk 4")).to_have_attribute("data-status", "running")
+    expect(timer(a, "Talk 4")).to_have_attribute("data-selected", "true")
+    keys.press(" ")
+    expect(timer(a, "Talk 4")).to_have_attribute("data-status", "paused")
+    for title in ("Talk 1", "Talk 2", "Talk 3"):
+        expect(timer(a, title)).to_have_attribute("data-status", "finished")
+    wait_synced(a)
+    assert a.errors == []

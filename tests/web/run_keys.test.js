@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Board } from "../../web-static/model/board.js";
-import { runKey, visibleTimerIds } from "../../web-static/model/run_keys.js";
+import { followSequence, runKey, sequenceCurrent, visibleTimerIds } from "../../web-static/model/run_keys.js";
 
 function board({ sequence = false } = {}) {
   const b = new Board();
@@ -41,4 +41,17 @@ test("space starts or pauses; + and − a minute on a running timer only; other 
 test("N skips to the next timer of a sequence, and does nothing elsewhere", () => {
   assert.deepEqual(runKey(board({ sequence: true }), "t1", "n")?.ops, [{ op: "skipSection", id: "s1" }]);
   assert.deepEqual(runKey(board(), "t1", "N")?.ops, []);
+});
+
+test("a selection on the timer a sequence is on follows the sequence when it moves on", () => {
+  const b = board({ sequence: true });
+  assert.equal(sequenceCurrent(b, "t2"), "t1", "the sequence is on its running timer");
+  assert.equal(sequenceCurrent(board(), "t1"), null, "not a sequence");
+  // N: t1 finished, t2 runs.
+  b.putTimer({ .../** @type {any} */ (b.timers.get("t1")), run: { status: "finished", elapsed: 60000, finishedAt: 2 } });
+  b.putTimer({ .../** @type {any} */ (b.timers.get("t2")), run: { status: "running", startedAt: 2, elapsed: 0 } });
+  assert.equal(followSequence(b, "t1", "t1"), "t2");
+  assert.equal(followSequence(b, "t1", null), "t1", "a selection that was not on the current timer stays");
+  assert.equal(followSequence(b, "t2", "t1"), "t2");
+  assert.equal(followSequence(b, null, null), null);
 });

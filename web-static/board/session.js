@@ -19,6 +19,7 @@ import { boardZone } from "../model/wall_clock.js";
 import { TimerAlerts } from "./alerts.js";
 import { CountdownView } from "./countdowns.js";
 import { PresenceView } from "./presence.js";
+import { TimerSelection } from "./selection.js";
 import { TabTitle } from "./tab_title.js";
 import { UndoController } from "./undo.js";
 import { BoardView } from "./view.js";
@@ -96,6 +97,8 @@ export class BoardSession {
       this.presence.sync(ids);
     };
     this.view.onDropped = (ids) => this.countdowns.detach(ids);
+    /** The timer the run keys act on (pages/board.js). */
+    this.selection = new TimerSelection(this.view.elements);
     // This page's own edits, undone and redone through the server (board/undo.js).
     this.undo = new UndoController({
       session: { send: (ops) => this.edit(ops, { remember: false }), toast: (text) => status.toast(text), toasts: status.toasts },
@@ -271,6 +274,7 @@ export class BoardSession {
     // Clocks and scheduled starts are told in the board's zone, whatever this screen's own.
     this.countdowns.setZone(boardZone(board.display));
     this.presence.sync(touched);
+    this.selection.follow(board);
     this.status.update({ pending: this.store.pending.length });
     if (board.display !== this.shownDisplay) this.page.display((this.shownDisplay = board.display));
   }

@@ -1,13 +1,14 @@
 // @ts-check
 // The board page's run keys (issue 35), decided with no DOM: Space starts or pauses the selected
 // timer, the arrows move the selection through the timers on screen (expanded sections, in display
-// order), + and − add or take a minute, N skips to the next timer of a sequence. Pure: the board,
-// the selection and the key in; the new selection and the operations out.
+// order), + and − add or take a minute, N skips to the next timer of a sequence; a selection on
+// the timer a sequence is on follows the sequence when it moves on. Pure: the board, the selection
+// and the key in; the new selection and the operations out.
 
 import { RUN } from "../wire/constants.js";
 import { orderedSections, orderedTimers } from "./board.js";
 import * as intents from "./intents.js";
-import { isSequence } from "./sequence.js";
+import { isSequence, sequenceProgress } from "./sequence.js";
 
 /** @typedef {import("./board.js").BoardReader} BoardReader */
 /** @typedef {import("../wire/protocol.js").Op} Op */
@@ -57,4 +58,30 @@ export function runKey(board, selected, key) {
       return { selected: timer.id, ops: isSequence(section) ? intents.skipSection(board, timer.sectionID) : [] };
     }
   }
+}
+
+/**
+ * The timer a sequence is on (running, else paused), in the section of timer `id`.
+ * @param {BoardReader} board @param {string | null} id
+ * @returns {string | null} null: no such timer, no sequence, or the sequence rests
+ */
+export function sequenceCurrent(board, id) {
+  const timer = id === null ? undefined : board.timers.get(id);
+  if (!timer || !isSequence(board.sections.get(timer.sectionID))) return null;
+  const ordered = orderedTimers(board, timer.sectionID);
+  const { state, position } = sequenceProgress(ordered);
+  return state === "running" || state === "paused" ? ordered[position - 1].id : null;
+}
+
+/**
+ * Where the selection goes after the board changed. One that was on the timer its sequence was on
+ * moves with the sequence (N, Skip, a hand-over), so the next Space pauses the timer that runs
+ * rather than start the one that ran; any other selection stays.
+ * @param {BoardReader} board the board now @param {string | null} selected
+ * @param {string | null} current sequenceCurrent(board before the change, selected)
+ * @returns {string | null}
+ */
+export function followSequence(board, selected, current) {
+  if (selected === null || current !== selected) return selected;
+  return sequenceCurrent(board, selected) ?? selected;
 }

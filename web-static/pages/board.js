@@ -22,7 +22,6 @@ import * as intents from "../model/intents.js";
 import * as actions from "../board/actions.js";
 import { renderNotify } from "../board/alerts.js";
 import { commitField, fieldInput, revertField } from "../board/field.js";
-import { TimerSelection } from "../board/selection.js";
 import { BoardSession } from "../board/session.js";
 import { runKey } from "../model/run_keys.js";
 import { undoKey } from "../board/undo.js";
@@ -192,7 +191,7 @@ function dialogs(session, byId) {
  * @returns {import("../dom/delegate.js").Handlers}
  */
 function handlers(board, byId, open) {
-  const selection = new TimerSelection(board.view.elements);
+  const { selection } = board;
   /**
    * The run keys (model/run_keys.js), when no field, button or dialog has the keyboard: Space on a
    * focused button presses that button, as it always did. A view link moves the selection only.
@@ -204,7 +203,7 @@ function handlers(board, byId, open) {
     const decided = runKey(board.displayed, selection.id, event.key);
     if (!decided) return;
     event.preventDefault();
-    selection.select(decided.selected);
+    selection.select(decided.selected, board.displayed);
     if (board.role !== ROLE.view) board.edit(decided.ops);
   };
   // The buttons inside a dialog: it is made by then.

@@ -58,6 +58,21 @@ import Testing
         #expect(budget.admit(opID: "c", now: 0) == 1_000)
     }
 
+    /// A later edit is told to wait for the held one, not for the next token: once the held
+    /// edit's wait is over a token is there at once, and "1 ms" had a script ask for ever.
+    @Test func anEditBehindARefusedOneIsToldToWaitForItNotForTheNextToken() {
+        var budget = EditBudget(editsPerSecond: 10, burst: 1, now: 0)
+        #expect(budget.admit(opID: "a", now: 0) == nil)
+        #expect(budget.admit(opID: "b", now: 0) == 100)
+        #expect(budget.admit(opID: "c", now: 0) == 100)  // when b may go
+        #expect(budget.heldBefore("c", now: 0) == "b")
+        #expect(budget.heldBefore("b", now: 0) == nil)
+        // b's wait is over and b was not sent again: c waits until the hold lapses.
+        #expect(budget.admit(opID: "c", now: 150) == 100 + EditBudget.holdSlackMs - 150)
+        #expect(budget.admit(opID: "c", now: 100 + EditBudget.holdSlackMs) == nil)
+        #expect(budget.heldBefore("c", now: 100 + EditBudget.holdSlackMs) == nil)
+    }
+
     @Test func aHoldLapsesForAClientThatGaveUpOnTheRefusedEdit() {
         var budget = EditBudget(editsPerSecond: 10, burst: 1, now: 0)
         #expect(budget.admit(opID: "a", now: 0) == nil)

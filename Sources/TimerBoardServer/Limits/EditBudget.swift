@@ -22,8 +22,13 @@ struct EditBudget: Sendable {
     /// that address's connections) once this one has a token: nil, or its wait.
     mutating func admit(opID: String, now: Int64, shared: () -> Int64? = { nil }) -> Int64? {
         if let held, held.until > now, held.opID != opID {
+            // Behind the held edit: until it may be sent again, then (a client that gave up on
+            // it) until the hold lapses. Never the next token alone, which is there at once
+            // once the held edit's wait is over: a client told "1 ms" would ask for ever.
             var probe = bucket
-            return max(1, probe.take(now: now) ?? 1)
+            let heldMayGo = held.until - Self.holdSlackMs
+            let hold = heldMayGo > now ? heldMayGo - now : held.until - now
+            return max(1, probe.take(now: now) ?? 1, hold)
         }
         if let wait = take(now: now, shared: shared) {
             if held == nil || held?.opID == opID || held!.until <= now {
@@ -33,6 +38,12 @@ struct EditBudget: Sendable {
         }
         if held?.opID == opID || (held?.until ?? .max) <= now { held = nil }
         return nil
+    }
+
+    /// The refused edit that `opID` waits behind, when it is another one.
+    func heldBefore(_ opID: String, now: Int64) -> String? {
+        guard let held, held.until > now, held.opID != opID else { return nil }
+        return held.opID
     }
 
     /// Nil when a join may go ahead, else the milliseconds to wait: a join can load a whole

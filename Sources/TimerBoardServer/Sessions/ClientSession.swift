@@ -191,7 +191,10 @@ final class ClientSession: WebSocketMessageReceiver, Sendable {
             guard let room = state.room else { throw ProtocolError(.notJoined, "join a board first", opID: edit.opID) }
             let shared = { self.services.editBudgets.takeEdit(address: self.address, board: room.boardID, now: self.clock.now()) }
             if let wait = state.editBudget.admit(opID: edit.opID, now: clock.now(), shared: shared) {
-                let message = "more edits a second than this connection (\(configuration.editsPerSecond)), its address (\(configuration.addressEditsPerSecond)) or this board (\(configuration.boardEditsPerSecond)) may send; nothing changed, send it again in \(wait) ms"
+                var message = "more edits a second than this connection (\(configuration.editsPerSecond)), its address (\(configuration.addressEditsPerSecond)) or this board (\(configuration.boardEditsPerSecond)) may send; nothing changed, send it again in \(wait) ms"
+                if let first = state.editBudget.heldBefore(edit.opID, now: clock.now()) {
+                    message = "edit \(first) was refused first and must land before this one: send it again first; nothing changed, send this one again after it, or in \(wait) ms"
+                }
                 return await room.refuse(.init(opID: edit.opID, code: .rateLimited, message: message, retryAfterMs: wait), to: outbound)
             }
             let changed = await room.edit(edit, from: outbound)

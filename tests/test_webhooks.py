@@ -7,6 +7,7 @@ so every server here but the SSRF ones runs with --allow-private-webhooks."""
 import base64
 import os
 import re
+import socket
 import tempfile
 import time
 import urllib.error
@@ -303,6 +304,22 @@ def test_retries_follow_the_schedule_and_an_endpoint_that_keeps_failing_is_disab
         assert len(failing.received) == 4
     finally:
         failing.close()
+
+
+def test_an_endpoint_that_refuses_the_connection_is_told_at_once_in_words(server_factory):
+    # A port nothing listens on: the system refuses a connection to it at once.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # Connect and attempt timeouts far beyond how long `until` looks: an attempt that waited for
+    # them (trying the connection again and again) is never seen.
+    server = server_factory([*PRIVATE, "--webhook-connect-timeout-ms", "60000", "--webhook-timeout-ms", "60000"]).start()
+    board = server.create_board()
+    assert register(server, board, f"http://127.0.0.1:{port}/hook", ["board.changed"])[0] == 201
+    edit(server, board, "1", [{"op": "addSection", "id": "s", "title": "S"}])
+    hook = until(lambda: (hooks := webhooks(server, board)) and hooks[0]["attempts"] and hooks[0], "an attempt")
+    attempt = hook["attempts"][0]
+    assert (attempt["status"], attempt["error"]) == (None, "the endpoint refused the connection"), attempt
 
 
 def test_exactly_once_per_webhook_id_across_a_kill_between_the_event_and_its_delivery(server_factory):

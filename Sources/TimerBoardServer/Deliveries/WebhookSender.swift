@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import BoardStore
 import NIOCore
+import NIOPosix
 import NIOHTTP1
 
 /// Sends one delivery: checks where its URL leads (again: a name may resolve elsewhere now),
@@ -23,13 +24,17 @@ struct WebhookSender: Sendable {
         var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
     }
 
-    /// The HTTP client deliveries share: no redirects, no proxy, the system's trust roots.
+    /// The HTTP client deliveries share: no redirects, no proxy, the system's trust roots. A
+    /// connection that fails is not tried again within the attempt (the client's default
+    /// until the connect timeout): a refused one fails at once, and the delivery's own
+    /// schedule tries again, without holding one of `--webhook-concurrency`'s places meanwhile.
     static func makeClient(connectTimeout: Duration) -> HTTPClient {
-        let configuration = HTTPClient.Configuration(
+        var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds)),
             decompression: .disabled
         )
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -92,6 +97,10 @@ struct WebhookSender: Sendable {
             case .remoteConnectionClosed: text = "the endpoint closed the connection"
             default: text = "\(error)"
             }
+        } else if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
+            return describe(first.error)
+        } else if let error = error as? IOError, error.errnoCode == ECONNREFUSED {
+            text = "the endpoint refused the connection"
         } else {
             text = "\(error)"
         }

@@ -235,3 +235,26 @@ def test_every_timer_running_a_tick_draws_only_the_rows_near_the_screen(user, bi
     state = page.evaluate(TICKING)
     assert 0 < state["ticking"] <= state["built"] and state["ids"], state
     assert page.errors == []
+
+
+def test_a_run_key_selects_a_timer_whose_row_is_not_built_yet_and_shows_it(user, big_board):
+    # QA: ArrowUp with nothing selected selected the board's last timer, whose row was not built:
+    # nothing was marked or scrolled to, and Space then started a timer the user could not see.
+    page = user("Ada")
+    wait_rev(page, big_board.rev)
+    last = f"s{SECTIONS - 1}t{TIMERS - 1}"
+    expect(page.locator(f"[data-kind=section][data-id=s{SECTIONS - 1}]")).to_have_attribute("data-built", "false")
+    page.locator("#board-title").click()
+    page.keyboard.press("ArrowUp")
+    row = page.locator(f"[data-kind=timer][data-id={last}]")
+    expect(row).to_have_attribute("data-selected", "true")
+    expect(row).to_be_in_viewport()
+    page.keyboard.press(" ")
+    expect(row).to_have_attribute("data-status", "running")
+    expect(row.locator(".timer-countdown")).to_be_visible()
+    # Scrolled away, the row's section lets go of its rows; built again, the row is still marked.
+    page.evaluate("() => scrollTo(0, 0)")
+    page.wait_for_function(f"() => !document.querySelector('[data-id={last}]')")
+    page.evaluate(SCROLL_TO_END)
+    expect(row).to_have_attribute("data-selected", "true")
+    assert page.errors == []

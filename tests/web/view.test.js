@@ -226,6 +226,25 @@ describe("BoardView on a big board", () => {
     assert.equal(builtIds.flatMap((ids) => ids.slice(1)).length, (timers + 1) - (screenRows - timers), "only the rows it did not show");
   });
 
+  test("reveal builds a shell's rows up to the one asked for, and that row renders at once", () => {
+    const p = bigPage();
+    /** @type {string[][]} */
+    const builtIds = [];
+    p.view.onBuilt = (ids) => builtIds.push(ids);
+    const shell = /** @type {any} */ (p.view.elements.get("s15"));
+    const row = /** @type {any} */ (p.view.reveal("s15t5"));
+    assert.equal(row, p.view.elements.get("s15t5"));
+    assert.deepEqual(p.shown()[15][1], Array.from({ length: 6 }, (_, t) => `Timer 15.${t}`));
+    assert.deepEqual(builtIds, [["s15", ...Array.from({ length: 6 }, (_, t) => `s15t${t}`)]]);
+    assert.equal(row.dataset.fresh, undefined, "scrolled to next, it must not wait to render");
+    assert.equal(shell.dataset.built, "false", "the rest come when it is near the screen");
+    // Near the screen, the section gets the rest, after the ones already there.
+    FakeIntersectionObserver.all[0].show(shell);
+    assert.equal(p.shown()[15][1].length, timers);
+    assert.equal(p.view.reveal("s0t0"), p.view.elements.get("s0t0"), "a built row is itself");
+    assert.equal(p.view.reveal("nope"), undefined);
+  });
+
   test("a timer moved into a shell leaves the DOM until the shell is built", () => {
     const p = bigPage();
     p.apply([{ update: "timer", id: "s0t0", sectionID: "s15", order: "A" }]);

@@ -114,8 +114,9 @@ export class NearbyRows {
     element.style.setProperty("--unbuilt", String(missing));
   }
 
-  /** Its timers are all built now. @param {HTMLElement} element */
+  /** Its timers are all built now (by a slice, or for the run keys: view.js reveal). @param {HTMLElement} element */
   built(element) {
+    this.lazy.delete(/** @type {string} */ (element.dataset.id));
     delete element.dataset.built;
     element.style.removeProperty("--timers");
     element.style.removeProperty("--unbuilt");

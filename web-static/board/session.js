@@ -91,14 +91,15 @@ export class BoardSession {
     this.presence = new PresenceView({
       list: elements.presence, myDot: elements.myDot, elements: this.view.elements, describe: (id) => this.describe(id), sync: elements.sync ?? null,
     });
+    /** The timer the run keys act on (pages/board.js). */
+    this.selection = new TimerSelection(this.view);
     // A big board builds a section's timers when it comes near the screen: they get their run state and marks then.
     this.view.onBuilt = (ids) => {
       this.countdowns.sync(this.store.displayed, ids);
       this.presence.sync(ids);
+      this.selection.built(ids);
     };
     this.view.onDropped = (ids) => this.countdowns.detach(ids);
-    /** The timer the run keys act on (pages/board.js). */
-    this.selection = new TimerSelection(this.view.elements);
     // This page's own edits, undone and redone through the server (board/undo.js).
     this.undo = new UndoController({
       session: { send: (ops) => this.edit(ops, { remember: false }), toast: (text) => status.toast(text), toasts: status.toasts },

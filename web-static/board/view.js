@@ -125,6 +125,25 @@ export class BoardView {
     return [...(this.timersOf.get(sectionId) ?? [])].map((id) => /** @type {Timer} */ (this.timers.get(id)));
   }
 
+  /**
+   * The row of timer `id`, built now if a big board has not built it yet (its section far from the
+   * screen): the run keys can select any timer, and the user must see the one they select.
+   * @param {string} id @returns {HTMLElement | undefined}
+   */
+  reveal(id) {
+    const shown = this.elements.get(id);
+    const timer = this.board?.timers.get(id);
+    if (shown || !this.board || !timer || !this.nearby?.isLazy(timer.sectionID)) return shown;
+    // The section's missing rows up to this one, in display order; the rest come as it nears the screen.
+    const missing = orderedTimers(this.board, timer.sectionID).filter((t) => !this.timers.has(t.id));
+    const { ids } = this.#fill(timer.sectionID, missing.findIndex((t) => t.id === id) + 1);
+    this.onBuilt(ids);
+    const row = this.elements.get(id);
+    // Rendered at once, not when it comes near the screen: it is scrolled to next.
+    if (row) this.nearby.forgetRow(row);
+    return row;
+  }
+
   /** Focus left a field: apply a collapse that was waiting for it. */
   settle() {
     for (const id of this.deferredCollapse) {

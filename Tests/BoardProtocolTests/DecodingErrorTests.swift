@@ -43,7 +43,47 @@ import Testing
             opIndex: 0
         ),
         Case(json: #"{"type":"edit","opId":"7","ops":[{"op":"addSection","id":"a"}]}"#, code: .badMessage, opID: "7", opIndex: 0),
+        // A field the operation does not take: a typo, or another operation's field.
+        Case(json: #"{"type":"edit","opId":"8","ops":[{"op":"updateSection","id":"a","titel":"x"}]}"#, code: .badMessage, opID: "8", opIndex: 0),
+        Case(
+            json: #"{"type":"edit","opId":"9","ops":[{"op":"addSection","id":"a","title":"x","finishAt":1}]}"#,
+            code: .badMessage,
+            opID: "9",
+            opIndex: 0
+        ),
+        Case(
+            json: #"{"type":"edit","opId":"10","ops":[{"op":"deleteTimer","id":"a"},{"op":"updateTimer","id":"a","sectionID":"b"}]}"#,
+            code: .badMessage,
+            opID: "10",
+            opIndex: 1
+        ),
+        Case(json: #"{"type":"edit","opId":"11","ops":[{"op":"clearMessage","text":"x"}]}"#, code: .badMessage, opID: "11", opIndex: 0),
+        Case(json: #"{"type":"edit","opId":"12","ops":[{"op":"undo","opId":"1","id":"a"}]}"#, code: .badMessage, opID: "12", opIndex: 0),
     ]
+
+    /// Every field of every operation, as a client writes it, is read: none is refused as unknown.
+    @Test func everyFieldAnOperationTakesIsRead() throws {
+        let ops: [BoardOperation] = [
+            .addSection(id: "s", title: "S", isExpanded: false, position: .after("x"), sequence: true, loop: true),
+            .updateSection(id: "s", title: "T", isExpanded: true, sequence: false, loop: false, finishAt: .some(5)),
+            .updateSection(id: "s", title: nil, isExpanded: nil, sequence: nil, loop: nil, finishAt: .some(nil)),
+            .moveSection(id: "s", position: .before("x")),
+            .deleteSection(id: "s"),
+            .addTimer(
+                id: "t", sectionID: "s", title: "T", minutes: 1, seconds: 2, position: .last, warnAt: 500, kind: .toTime,
+                startAt: 10, targetAt: 20
+            ),
+            .updateTimer(id: "t", title: "U", minutes: 3, seconds: 4, warnAt: 100, kind: .countUp, startAt: .some(nil), targetAt: .some(7)),
+            .moveTimer(id: "t", sectionID: "s", position: .first),
+            .deleteTimer(id: "t"), .startTimer(id: "t"), .pauseTimer(id: "t"), .resetTimer(id: "t"), .startSection(id: "s"),
+            .pauseSection(id: "s"), .adjustTimer(id: "t", by: 60_000), .skipSection(id: "s"), .restartSection(id: "s"),
+            .showMessage(text: "Hi", flash: true), .clearMessage, .setBlackout(true), .setTimeZone("Europe/Berlin"),
+        ]
+        for op in ops {
+            let message = ClientMessage.edit(.init(opID: "1", ops: [op]))
+            #expect(try ClientMessage.decode(Data(message.encoded()), limits: ProtocolLimits()) == message)
+        }
+    }
 
     @Test(arguments: cases)
     func badMessagesGetTheirCode(_ test: Case) {

@@ -16,6 +16,12 @@ struct FieldReader {
     /// Where this object sits in the message, for error messages ("ops[2]"); empty at the top.
     let path: String
     let origin: Origin
+    /// The keys asked for so far, for `refuseKeysNotRead`.
+    private let keysRead = KeysRead()
+
+    private final class KeysRead {
+        var keys: Set<String> = []
+    }
 
     init(_ value: JSONValue, path: String = "", origin: Origin = .wire) throws(ProtocolError) {
         guard case .object(let fields) = value else {
@@ -30,7 +36,8 @@ struct FieldReader {
 
     /// The value, or nil when the key is absent or null.
     func value(_ key: String) -> JSONValue? {
-        switch fields[key] {
+        keysRead.keys.insert(key)
+        return switch fields[key] {
         case nil, .null?: nil
         case let value?: value
         }
@@ -38,7 +45,16 @@ struct FieldReader {
 
     /// The field as written, null included: for the fields where null means "cleared".
     func written(_ key: String) -> JSONValue? {
-        fields[key]
+        keysRead.keys.insert(key)
+        return fields[key]
+    }
+
+    /// Refuses a field nothing read: a typo (`titel`) or another operation's field
+    /// (`sectionID` in `updateTimer`) would otherwise be dropped unseen and the edit acked.
+    func refuseKeysNotRead() throws(ProtocolError) {
+        guard let unknown = fields.keys.filter({ !keysRead.keys.contains($0) }).min() else { return }
+        let known = keysRead.keys.sorted().joined(separator: ", ")
+        throw ProtocolError(.badMessage, "\(name(unknown)) is not a field here; the fields are \(known)")
     }
 
     private func missing(_ key: String) -> ProtocolError {

@@ -112,7 +112,15 @@ extension ClientMessage {
             throw ProtocolError(.badMessage, "an undo goes alone in its edit: send the other operations in an edit of their own", opIndex: index)
         }
         let undo = try FieldReader(items[index], path: "ops[0]")
+        _ = undo.value("op")
         let target = try undo.string("opId")
+        do throws(ProtocolError) {
+            try undo.refuseKeysNotRead()
+        } catch {
+            var error = error
+            error.opIndex = 0
+            throw error
+        }
         guard (1...ProtocolLimits.maxOpIDCharacters).contains(target.count), target.utf8.count <= ProtocolLimits.maxOpIDBytes else {
             throw ProtocolError(.invalidField, "ops[0].opId must be the opId of an edit of yours", opIndex: 0)
         }

@@ -32,23 +32,25 @@ enum OperationName {
 }
 
 extension BoardOperation {
+    /// An operation as a client sent it; a field the operation does not take is `bad_message`.
     init(wire value: JSONValue, path: String) throws(ProtocolError) {
         let reader = try FieldReader(value, path: path)
+        self = try Self.read(reader)
+        try reader.refuseKeysNotRead()
+    }
+
+    private static func read(_ reader: FieldReader) throws(ProtocolError) -> BoardOperation {
         let name = try reader.string("op")
         // The board's display has no id.
         switch name {
         case OperationName.showMessage:
-            self = .showMessage(text: try reader.string("text"), flash: try reader.optionalBool("flash") ?? false)
-            return
+            return .showMessage(text: try reader.string("text"), flash: try reader.optionalBool("flash") ?? false)
         case OperationName.clearMessage:
-            self = .clearMessage
-            return
+            return .clearMessage
         case OperationName.setBlackout:
-            self = .setBlackout(try reader.bool("on"))
-            return
+            return .setBlackout(try reader.bool("on"))
         case OperationName.setTimeZone:
-            self = .setTimeZone(try reader.string("timeZone"))
-            return
+            return .setTimeZone(try reader.string("timeZone"))
         default:
             // An unknown op is `unknown_op` whatever else it lacks (docs/protocol.md, "Errors").
             guard OperationName.withID.contains(name) else {
@@ -58,7 +60,7 @@ extension BoardOperation {
         let id = try reader.id("id")
         switch name {
         case OperationName.addSection:
-            self = .addSection(
+            return .addSection(
                 id: id,
                 title: try reader.string("title"),
                 isExpanded: try reader.optionalBool("isExpanded") ?? true,
@@ -67,7 +69,7 @@ extension BoardOperation {
                 loop: try reader.optionalBool("loop") ?? false
             )
         case OperationName.updateSection:
-            self = .updateSection(
+            return .updateSection(
                 id: id,
                 title: try reader.optionalString("title"),
                 isExpanded: try reader.optionalBool("isExpanded"),
@@ -76,11 +78,11 @@ extension BoardOperation {
                 finishAt: try reader.nullableInt("finishAt")
             )
         case OperationName.moveSection:
-            self = .moveSection(id: id, position: try Position(wire: reader))
+            return .moveSection(id: id, position: try Position(wire: reader))
         case OperationName.deleteSection:
-            self = .deleteSection(id: id)
+            return .deleteSection(id: id)
         case OperationName.addTimer:
-            self = .addTimer(
+            return .addTimer(
                 id: id,
                 sectionID: try reader.id("sectionID"),
                 title: try reader.string("title"),
@@ -93,7 +95,7 @@ extension BoardOperation {
                 targetAt: try reader.optionalInt("targetAt")
             )
         case OperationName.updateTimer:
-            self = .updateTimer(
+            return .updateTimer(
                 id: id,
                 title: try reader.optionalString("title"),
                 minutes: try reader.optionalSmallInt("minutes"),
@@ -104,25 +106,25 @@ extension BoardOperation {
                 targetAt: try reader.nullableInt("targetAt")
             )
         case OperationName.moveTimer:
-            self = .moveTimer(id: id, sectionID: try reader.optionalID("sectionID"), position: try Position(wire: reader))
+            return .moveTimer(id: id, sectionID: try reader.optionalID("sectionID"), position: try Position(wire: reader))
         case OperationName.deleteTimer:
-            self = .deleteTimer(id: id)
+            return .deleteTimer(id: id)
         case OperationName.startTimer:
-            self = .startTimer(id: id)
+            return .startTimer(id: id)
         case OperationName.pauseTimer:
-            self = .pauseTimer(id: id)
+            return .pauseTimer(id: id)
         case OperationName.resetTimer:
-            self = .resetTimer(id: id)
+            return .resetTimer(id: id)
         case OperationName.startSection:
-            self = .startSection(id: id)
+            return .startSection(id: id)
         case OperationName.pauseSection:
-            self = .pauseSection(id: id)
+            return .pauseSection(id: id)
         case OperationName.adjustTimer:
-            self = .adjustTimer(id: id, by: try reader.int("by"))
+            return .adjustTimer(id: id, by: try reader.int("by"))
         case OperationName.skipSection:
-            self = .skipSection(id: id)
+            return .skipSection(id: id)
         case OperationName.restartSection:
-            self = .restartSection(id: id)
+            return .restartSection(id: id)
         default:
             throw ProtocolError(.unknownOp, "\(reader.name("op")) \"\(name)\" is not an operation")
         }

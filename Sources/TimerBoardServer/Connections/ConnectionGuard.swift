@@ -209,7 +209,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // A request that is not HTTP/1.1 while no response is being written: answer it with the
         // error shape. Before the first request nobody else would (hummingbird's handler starts
         // after the upgrade handler has a head), and the connection would wait for its deadline.
-        if let error = error as? HTTPParserError {
+        // A request cut off by the connection's end (`invalidEOFState`) has nobody left to answer.
+        if let error = error as? HTTPParserError, error != .invalidEOFState, context.channel.isActive {
             switch phase {
             case .awaitingHeader, .http(requestsInProgress: 0):
                 cancelHeaderDeadline()

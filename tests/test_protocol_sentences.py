@@ -196,3 +196,29 @@ def test_an_unknown_op_is_unknown_op_even_without_an_id(server):
         refused = edit(client, "o-" + op["op"], [op])
         assert (refused["type"], refused["code"], refused["op"]) == ("reject", "unknown_op", 0), refused
     client.close()
+
+
+# hello: "Must be the first message, and is sent once".
+def test_a_second_hello_is_refused_and_the_first_client_id_and_name_stay(server):
+    board = server.create_board("Hello once")
+    client = joined(server, board, "first-client")
+    client.send({"type": "hello", "protocol": 1, "clientId": "second-client", "name": "Impostor"})
+    answer = client.until("error")
+    assert (answer["type"], answer["code"]) == ("error", "bad_message"), answer
+    # The socket still edits as the first client: a resend of its opId is its duplicate.
+    assert edit(client, "e1", [{"op": "addSection", "id": "s", "title": "A"}])["type"] == "ack"
+    assert edit(client, "e1", [{"op": "addSection", "id": "s", "title": "A"}]).get("duplicate") is True
+    client.close()
+
+
+# Operations: a field the operation does not take is refused, not dropped.
+def test_an_operation_with_a_field_it_does_not_take_is_refused_and_changes_nothing(server):
+    board = server.create_board("Fields")
+    client = joined(server, board, "fields")
+    assert edit(client, "add", [{"op": "addSection", "id": "s", "title": "A"}])["type"] == "ack"
+    rev = server.snapshot(board)["rev"]
+    refused = edit(client, "typo", [{"op": "updateSection", "id": "s", "titel": "B"}])
+    assert (refused["type"], refused["code"], refused["op"]) == ("reject", "bad_message", 0), refused
+    assert "titel" in refused["message"] and "title" in refused["message"], refused
+    assert server.snapshot(board)["rev"] == rev
+    client.close()

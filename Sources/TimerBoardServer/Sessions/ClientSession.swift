@@ -165,6 +165,10 @@ final class ClientSession: WebSocketMessageReceiver, Sendable {
 
     private func handle(_ request: ClientMessage, state: inout State) async throws {
         if case .hello(let hello) = request {
+            // Once: edits, undo and presence already go by the first one's client id and name.
+            guard state.clientID == nil else {
+                throw ProtocolError(.badMessage, "this socket already said hello; open a new socket to be another client or name")
+            }
             guard hello.protocolVersion == protocolVersion else {
                 throw ProtocolError(.versionMismatch, "this server speaks protocol \(protocolVersion), not \(hello.protocolVersion)")
             }

@@ -241,6 +241,9 @@ export function connectionDetailText({ reason, message }) {
 
 // MARK: pages and dialogs (pages/, board/share_dialog.js, board/owner_panel.js)
 
+/** A dialog whose code never reached the page (it went offline before the code was fetched). */
+export const DIALOG_UNLOADED = "This could not be loaded: the server cannot be reached. Try again once the page is back online.";
+
 /** What a page that stopped for good says, by ENDED reason. */
 export const ENDED_WORDS = Object.freeze({
   [ENDED.noSecret]: {

@@ -18,6 +18,7 @@ import { loadName, readStorage, writeStorage } from "../wire/storage.js";
 import { armButton } from "../dom/kit.js";
 import { buttonActions, formActions } from "../dom/delegate.js";
 import { loadBoards } from "../model/board_list.js";
+import { DIALOG_UNLOADED } from "../model/sentences.js";
 import * as intents from "../model/intents.js";
 import * as actions from "../board/actions.js";
 import { renderNotify } from "../board/alerts.js";
@@ -87,9 +88,6 @@ export function openBoardPage(doc, id, { status }) {
   /** @type {HTMLInputElement} */ (byId("sound-toggle")).checked = session.alerts.sound;
   // What the browser already allows; nothing is asked until the button is pressed.
   renderNotify(byId("notify-toggle"), session.alerts.notifyState());
-  // For tests and the console.
-  const { store, connection, view, presence, clock, countdowns, alerts } = session;
-  Object.assign(win, { timerboard: { store, socket: connection, view, presence, clock, countdowns, alerts, session, state: () => session.state() } });
   session.showTitle(loadBoards().find((b) => b.id === id)?.title ?? "", { remember: false });
   // Another key typed into the address bar: that is another link, so another page.
   win.addEventListener("hashchange", () => {
@@ -107,7 +105,18 @@ export function openBoardPage(doc, id, { status }) {
   const open = dialogs(session, byId);
   made = open.made;
   session.start();
+  // The dialogs' code, fetched once the page is idle: offline later, they open all the same.
+  const dialogsLoaded = new Promise((resolve) => whenIdle(win, () => resolve(open.preload())));
+  // For tests and the console.
+  const { store, connection, view, presence, clock, countdowns, alerts } = session;
+  Object.assign(win, { timerboard: { store, socket: connection, view, presence, clock, countdowns, alerts, session, state: () => session.state(), dialogsLoaded } });
   return handlers(session, byId, open);
+}
+
+/** @param {Window} win @param {() => void} f */
+function whenIdle(win, f) {
+  if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(f);
+  else win.setTimeout(f, 0);
 }
 
 /**
@@ -182,6 +191,16 @@ function dialogs(session, byId) {
       });
       return made.owner;
     },
+    /**
+     * Fetches every dialog's code (and the QR code's wrapper) without making a dialog. What fails
+     * here is told when that dialog is opened, so nothing is reported now.
+     */
+    preload() {
+      return Promise.allSettled([
+        import("../board/share_dialog.js"), import("../board/screens_panel.js"), import("../board/time_dialog.js"),
+        import("../board/history_panel.js"), import("../board/owner_panel.js"), import("../board/qr_code.js"), import("../wire/api.js"),
+      ]);
+    },
   };
 }
 
@@ -208,15 +227,16 @@ function handlers(board, byId, open) {
   };
   // The buttons inside a dialog: it is made by then.
   const { made } = open;
+  // A dialog's code that never came (offline before the page was idle): say so rather than nothing.
+  const unloaded = () => board.toast(DIALOG_UNLOADED);
   const edit = (/** @type {(b: import("../model/board.js").BoardReader) => import("../wire/protocol.js").Op[]} */ intent) => board.edit(intent(board.displayed));
   const onButton = buttonActions({
-    "share-open": () => void open.share().then((dialog) => dialog.open()),
-    "owner-open": () => {
-      void open.owner().then((dialog) => dialog.open());
-      void import("../board/time_dialog.js").then(({ fillTimeZoneForm }) => fillTimeZoneForm(
-        /** @type {HTMLFormElement} */ (byId("owner-dialog").querySelector(".time-zone-form")), board.displayed.display.timeZone ?? "UTC"));
-    },
-    "screens-open": () => void open.screens().then((dialog) => dialog.open()),
+    "share-open": () => void open.share().then((dialog) => dialog.open(), unloaded),
+    "owner-open": () => void Promise.all([open.owner(), import("../board/time_dialog.js")]).then(([dialog, { fillTimeZoneForm }]) => {
+      dialog.open();
+      fillTimeZoneForm(/** @type {HTMLFormElement} */ (byId("owner-dialog").querySelector(".time-zone-form")), board.displayed.display.timeZone ?? "UTC");
+    }, unloaded),
+    "screens-open": () => void open.screens().then((dialog) => dialog.open(), unloaded),
     "mode-toggle": (_id, button) => {
       const run = button.getAttribute("aria-pressed") !== "true";
       renderMode(/** @type {HTMLElement} */ (button.closest("#board-page")), run);
@@ -226,18 +246,18 @@ function handlers(board, byId, open) {
     "screen-blackout": () => made.screens?.toggleBlackout(),
     "dialog-close": (_id, button) => /** @type {HTMLDialogElement} */ (button.closest("dialog")).close(),
     "copy-field": (_id, button) => void import("../board/share_dialog.js").then(({ copyField }) => copyField(
-      /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status")))),
-    "qr-field": (_id, button) => made.share?.showQr(/** @type {HTMLInputElement} */ (byId(button.dataset.qr ?? ""))),
+      /** @type {HTMLInputElement} */ (byId(button.dataset.copies ?? "")), /** @type {HTMLElement} */ (button.closest("dialog")?.querySelector(".dialog-status"))), unloaded),
+    "qr-field": (_id, button) => void made.share?.showQr(/** @type {HTMLInputElement} */ (byId(button.dataset.qr ?? ""))).catch(unloaded),
     "undo-button": () => board.undo.undo(),
     "redo-button": () => board.undo.redo(),
     "toast-undo": (_id, button) => {
       board.undo.undo(button.dataset.opId);
       button.closest(".toast")?.remove();
     },
-    "section-time": (id) => void open.time().then((dialog) => dialog.open(id)),
+    "section-time": (id) => void open.time().then((dialog) => dialog.open(id), unloaded),
     "finish-clear": () => made.time?.clearFinish(),
     "start-clear": () => made.time?.clearStart(),
-    "history-open": () => void open.history().then((panel) => panel.open()),
+    "history-open": () => void open.history().then((panel) => panel.open(), unloaded),
     "history-more": () => void made.history?.older(),
     "history-restore": (_id, button) => made.history?.restore(Number(button.dataset.rev)),
     "history-report": () => void made.history?.downloadReport(),
@@ -284,7 +304,7 @@ function handlers(board, byId, open) {
       "add-timer": (form) => actions.addTimer(board, form),
       "finish-form": () => made.time?.saveFinish(),
       "timer-time-form": () => made.time?.saveTimer(),
-      "time-zone-form": (form) => void import("../board/time_dialog.js").then(({ submitTimeZone }) => submitTimeZone(board, form)),
+      "time-zone-form": (form) => void import("../board/time_dialog.js").then(({ submitTimeZone }) => submitTimeZone(board, form), unloaded),
     }),
     /** @param {KeyboardEvent} event */
     keydown(event) {

@@ -188,7 +188,11 @@ struct Edit {
             guard let timer = board.timers[id] else { throw .notFound(id, "timer") }
             if let title { try checkTitle(title, id: id) }
             try checkDuration(minutes: minutes ?? timer.minutes, seconds: seconds ?? timer.seconds, id: id)
-            if let warnAt { try checkWarnAt(warnAt, minutes: minutes ?? timer.minutes, seconds: seconds ?? timer.seconds, id: id) }
+            // The warning it already has is no new value: a later, shorter length may have left it
+            // past the length (docs/protocol.md), and a client sending the row as it is is no error.
+            if let warnAt, warnAt != timer.warnAt {
+                try checkWarnAt(warnAt, minutes: minutes ?? timer.minutes, seconds: seconds ?? timer.seconds, id: id)
+            }
             let patch = TimerPatch(title: title, minutes: minutes, seconds: seconds, warnAt: warnAt, kind: kind, startAt: startAt, targetAt: targetAt)
             let updated = patch.applied(to: timer)
             try checkSchedule(updated)

@@ -40,6 +40,22 @@ import Testing
         #expect(board == before)
     }
 
+    /// A later, shorter length leaves the warning past it; sending that warning again (a client
+    /// sending the row as it is) sets nothing new and is acked as such, not refused.
+    @Test func theWarningATimerAlreadyHasIsNotCheckedAgainstAShorterLength() throws {
+        var board = board()
+        _ = try board.apply(
+            [.addTimer(id: "t", sectionID: "s", title: "Tea", minutes: 1, seconds: 0, position: .first, warnAt: 30_000)],
+            now: 0
+        )
+        _ = try board.apply([.updateTimer(id: "t", title: nil, minutes: 0, seconds: 10, warnAt: nil)], now: 1)
+        let changes = try board.apply([.updateTimer(id: "t", title: nil, minutes: nil, seconds: nil, warnAt: 30_000)], now: 2)
+        #expect(changes.isEmpty)
+        #expect(throws: EditError.self) {
+            try board.apply([.updateTimer(id: "t", title: nil, minutes: nil, seconds: nil, warnAt: 20_000)], now: 3)
+        }
+    }
+
     @Test func aWarningIsCheckedAgainstTheLengthTheSameUpdateSets() throws {
         var board = board()
         _ = try board.apply([.addTimer(id: "t", sectionID: "s", title: "Tea", minutes: 4, seconds: 0, position: .first)], now: 0)

@@ -23,7 +23,7 @@ extension Edit {
             guard timer.targetAt == nil else { throw .invalidField("targetAt", "belongs to a timer that counts to a time of day", entityID: timer.id) }
         }
         if timer.kind == .clock, timer.startAt != nil {
-            throw .invalidField("startAt", "a clock does not run, so it has no start", entityID: timer.id)
+            throw .invalidField("startAt", "cannot be set on a clock: a clock does not run, so it has no start", entityID: timer.id)
         }
     }
 

@@ -17,6 +17,9 @@ import TimerBoardServer
         (#"{"type":"edit","opId":"w4","ops":[{"op":"updateTimer","id":"eggs","warnAt":60000.5}]}"#, .invalidField, "ops[0].warnAt must be a whole number"),
         (#"{"type":"edit","opId":"a4","ops":[{"op":"adjustTimer","id":"eggs","by":1.5}]}"#, .invalidField, "ops[0].by must be a whole number"),
         (#"{"type":"edit","opId":"m1","ops":[{"op":"updateTimer","id":"eggs","minutes":1.5}]}"#, .invalidField, "ops[0].minutes must be a whole number"),
+        // A whole number too large for the field is out of range, not "not a whole number".
+        (#"{"type":"edit","opId":"m2","ops":[{"op":"updateTimer","id":"eggs","minutes":1e30}]}"#, .invalidField, "ops[0].minutes is out of range"),
+        (#"{"type":"edit","opId":"a5","ops":[{"op":"adjustTimer","id":"eggs","by":1e20}]}"#, .invalidField, "ops[0].by is out of range"),
         (#"{"type":"edit","opId":"a1","ops":[{"op":"adjustTimer","id":"eggs","by":0}]}"#, .invalidField, "by must be a non-zero"),
         (#"{"type":"edit","opId":"a2","ops":[{"op":"adjustTimer","id":"eggs"}]}"#, .badMessage, "ops[0].by is missing"),
         (#"{"type":"edit","opId":"a3","ops":[{"op":"adjustTimer","id":"eggs","by":60000}]}"#, .invalidState, "is idle"),

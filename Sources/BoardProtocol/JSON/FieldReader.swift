@@ -84,6 +84,7 @@ struct FieldReader {
         switch value {
         case .int(let int): return int
         case .double(let double) where double == double.rounded() && abs(double) < 9e15: return Int64(double)
+        case .double(let double) where double == double.rounded(): throw ProtocolError(.invalidField, "\(name(key)) is out of range")
         case .double: throw ProtocolError(.invalidField, "\(name(key)) must be a whole number")
         default: throw wrongType(key, "an integer", value)
         }

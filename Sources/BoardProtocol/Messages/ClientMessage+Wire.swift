@@ -12,12 +12,15 @@ extension ClientMessage {
         let tooLargeError = ProtocolError(.tooLarge, "the message is \(data.count) bytes; the limit is \(limits.maxMessageBytes)")
         guard let json = JSONValue.parse(data), case .object = json else {
             if tooLarge { throw tooLargeError }
+            guard JSONValue.parse(data) != nil else {
+                throw ProtocolError(.badJSON, "the message is not valid JSON (or has a number beyond a double's range)")
+            }
             throw ProtocolError(.badJSON, "the message is not a JSON object")
         }
         let reader = try FieldReader(json)
         guard let type = try? reader.string("type") else {
             if tooLarge { throw tooLargeError }
-            throw ProtocolError(.unknownType, "the message has no type")
+            throw ProtocolError(.unknownType, reader.value("type") == nil ? "the message has no type" : "type must be a string")
         }
         switch type {
         case MessageType.hello:

@@ -56,6 +56,20 @@ import Testing
         #expect(reject.code == .notFound && room.state.board.sections["s"] != nil)
     }
 
+    /// An edit acked with nothing to change left nothing to undo; the reject says so, not that
+    /// there is no such edit of the author's.
+    @Test func undoingAnEditThatChangedNothingSaysSo() {
+        var room = Self.room()
+        room.edit(Self.ada, "same", [.updateSection(id: "s", title: "Prep", isExpanded: nil)])
+        room.store()
+        send(&room, Self.ada, Self.undo("same", as: "u1"))
+        guard case .reject(let reject)? = Self.lastAnswer(room, Self.ada) else {
+            Issue.record("no reject")
+            return
+        }
+        #expect(reject.code == .notFound && reject.message == "edit same changed nothing, so there is nothing to undo")
+    }
+
     @Test func aResentUndoAppliesNothingTwice() {
         var room = Self.room()
         send(&room, Self.ada, Self.undo("add", as: "u1"))

@@ -109,7 +109,13 @@ extension RoomState {
         after earlier: [Action]
     ) -> (ServerMessage, changes: Int, [Action]) {
         guard let record = undoRecords.value(clientID: author.clientID, opID: target) else {
-            let message = "no edit \(target) of yours to undo: each client can undo its last \(settings.undoPerClient) edits of a board"
+            let message =
+                switch outcomes.outcome(clientID: author.clientID, opID: target) {
+                // Acked with nothing to change (the board had those values), or refused: nothing was done.
+                case .accepted?: "edit \(target) changed nothing, so there is nothing to undo"
+                case .rejected?: "edit \(target) was refused, so there is nothing to undo"
+                case nil: "no edit \(target) of yours to undo: each client can undo its last \(settings.undoPerClient) edits of a board"
+                }
             let reject = ServerMessage.Reject(opID: edit.opID, code: .notFound, message: message, opIndex: 0)
             outcomes.record(.rejected(reject), clientID: author.clientID, opID: edit.opID)
             return (.reject(reject), 0, earlier + [.count(.editRejected(.notFound))])

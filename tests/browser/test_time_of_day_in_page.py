@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, add_section, add_timer, board_path, converged, section, timer, wait_live, wait_synced
+from conftest import DESKTOP, add_section, add_timer, board_path, converged, section, timer, toast, wait_live, wait_synced
 
 ZONE = "Asia/Tokyo"
 
@@ -180,3 +180,37 @@ def test_a_sequence_says_it_runs_behind_its_plan_by_the_minute_added(user, serve
     wait_synced(ada)
     expect(times).to_contain_text("1:00 behind")
     assert ada.errors == []
+
+
+def test_the_times_dialog_follows_timers_another_editor_deletes_or_renames(browser, server, board):
+    # QA: with the dialog open on Rice, another editor deleted Rice: the dialog still offered it and
+    # Save did nothing, silently.
+    ada = open_in_zone(browser, server, board, "Ada", "UTC")
+    bob = open_in_zone(browser, server, board, "Bob", "UTC")
+    add_section(ada, "Prep")
+    add_timer(ada, "Prep", "Eggs", 5, 0)
+    add_timer(ada, "Prep", "Rice", 10, 0)
+    open_times(ada, "Prep")
+    options = ada.locator("#time-timer option")
+    expect(options).to_have_text(["Eggs", "Rice"])
+    ada.locator("#time-timer").select_option(label="Rice")
+    ada.locator("#time-kind").select_option("countUp")
+    timer(bob, "Rice").locator(".timer-delete").click()
+    timer(bob, "Eggs").locator(".timer-title").fill("Boiled eggs")
+    timer(bob, "Eggs").locator(".timer-title").press("Enter")
+    wait_synced(bob)
+    # The list is the board's now, and the dialog says what became of the timer Ada had chosen.
+    expect(options).to_have_text(["Boiled eggs"])
+    expect(ada.locator("#time-status")).to_have_text("“Rice” was deleted by someone else.")
+    # What the form shows is the timer it names now; Save changes only that one.
+    expect(ada.locator("#time-kind")).to_have_value("countdown")
+    ada.locator("#time-kind").select_option("countUp")
+    ada.locator("form.timer-time-form button[type=submit]").click()
+    wait_synced(ada)
+    assert [t.get("kind") for t in server.snapshot(board)["timers"]] == ["countUp"]
+    # The section itself goes (a second press confirms): the dialog closes and says why.
+    section(bob, "Prep").locator(".section-delete").click()
+    section(bob, "Prep").locator(".section-delete").click()
+    expect(ada.locator("#time-dialog")).to_have_js_property("open", False)
+    expect(toast(ada, "The section whose times you were setting was deleted by someone else.")).to_be_visible()
+    assert ada.errors == [] and bob.errors == []

@@ -29,8 +29,10 @@ import { BoardView } from "./view.js";
 /** @typedef {import("../wire/protocol.js").Role} Role */
 /**
  * What the page around the board does when the session learns something about the board itself.
- * @typedef {{role(role: Role): void, title(title: string): void, ended(reason: string): void, display(display: import("../wire/protocol.js").Display): void}} PageEvents
- *   display: what the board's displays show changed (the Screens control follows it)
+ * @typedef {{role(role: Role): void, title(title: string): void, ended(reason: string): void, display(display: import("../wire/protocol.js").Display): void,
+ *   changed(): void}} PageEvents
+ *   display: what the board's displays show changed (the Screens control follows it);
+ *   changed: the board shown changed (an open dialog follows it)
  */
 
 export class BoardSession {
@@ -55,7 +57,7 @@ export class BoardSession {
     /** Why the board stopped for good (one of ENDED), or null while it works. */
     this.ended = /** @type {string | null} */ (null);
     /** @type {PageEvents} */
-    this.page = { role() {}, title() {}, ended() {}, display() {}, ...page };
+    this.page = { role() {}, title() {}, ended() {}, display() {}, changed() {}, ...page };
     /** The board's display state as last told to the page. @type {import("../wire/protocol.js").Display | null} */
     this.shownDisplay = null;
     this.title = "";
@@ -278,6 +280,7 @@ export class BoardSession {
     this.selection.follow(board);
     this.status.update({ pending: this.store.pending.length });
     if (board.display !== this.shownDisplay) this.page.display((this.shownDisplay = board.display));
+    this.page.changed();
   }
 
   // MARK: edits

@@ -17,6 +17,9 @@ import { boardZone, formatWallTime, instantOfWall, isKnownZone, wallInputValue }
 
 /** @typedef {import("./session.js").BoardSession} BoardSession */
 
+/** Save with no timer to save (the list is empty, or its timer went the instant before). */
+const GONE = "That timer is no longer on the board.";
+
 export class TimeDialog {
   /** @param {{dialog: HTMLDialogElement, session: BoardSession}} options */
   constructor({ dialog, session }) {
@@ -48,13 +51,48 @@ export class TimeDialog {
     const zone = this.zone;
     /** @type {HTMLElement} */ (this.dialog.querySelector(".time-zone-name")).textContent = zone;
     this.#field(this.finishForm, "finishAt").value = section.finishAt == null ? "" : wallInputValue(section.finishAt, zone);
-    const doc = this.dialog.ownerDocument;
-    const timers = orderedTimers(board, sectionId);
-    const select = /** @type {HTMLSelectElement} */ (this.timerForm.elements.namedItem("timer"));
-    select.replaceChildren(...timers.map((t) => h(doc, "option", { value: t.id }, [t.title])));
-    this.timerForm.hidden = timers.length === 0;
+    this.#fillList(orderedTimers(board, sectionId));
     this.fillTimer();
     if (!this.dialog.open) this.dialog.showModal();
+  }
+
+  get #select() {
+    return /** @type {HTMLSelectElement} */ (this.timerForm.elements.namedItem("timer"));
+  }
+
+  /** The section's timers to choose from. @param {import("../wire/protocol.js").Timer[]} timers in display order */
+  #fillList(timers) {
+    const doc = this.dialog.ownerDocument;
+    this.#select.replaceChildren(...timers.map((t) => h(doc, "option", { value: t.id }, [t.title])));
+    this.timerForm.hidden = timers.length === 0;
+  }
+
+  /**
+   * The board changed while the dialog may be open: its list of timers follows (added, renamed,
+   * moved, deleted by anyone). The chosen timer stays chosen with what the user picked for it; if
+   * it left the section, the dialog says so and shows the timer it names now, so a Save never goes
+   * to another timer than the one shown. A section deleted meanwhile closes the dialog.
+   */
+  follow() {
+    if (!this.dialog.open) return;
+    const board = this.session.displayed;
+    if (!board.sections.has(this.sectionId)) {
+      this.dialog.close();
+      this.session.toast("The section whose times you were setting was deleted by someone else.");
+      return;
+    }
+    const timers = orderedTimers(board, this.sectionId);
+    const shown = [...this.#select.options];
+    if (shown.length === timers.length && shown.every((o, i) => o.value === timers[i].id && o.text === timers[i].title)) return;
+    const chosen = this.#select.selectedOptions[0];
+    this.#fillList(timers);
+    if (!chosen) return this.fillTimer();
+    if (timers.some((t) => t.id === chosen.value)) {
+      this.#select.value = chosen.value;
+      return;
+    }
+    this.#say(`“${chosen.text}” was ${board.timers.has(chosen.value) ? "moved to another section" : "deleted"} by someone else.`);
+    this.fillTimer();
   }
 
   /** Shows the chosen timer's kind, target and scheduled start. */
@@ -92,7 +130,7 @@ export class TimeDialog {
   saveTimer() {
     const id = this.#field(this.timerForm, "timer").value;
     const timer = this.session.displayed.timers.get(id);
-    if (!timer) return;
+    if (!timer) return this.#say(GONE);
     const zone = this.zone;
     const kind = this.#field(this.timerForm, "kind").value;
     const targetValue = this.#field(this.timerForm, "targetAt").value;
@@ -119,7 +157,8 @@ export class TimeDialog {
     this.#field(this.timerForm, "startAt").value = "";
     const id = this.#field(this.timerForm, "timer").value;
     const timer = this.session.displayed.timers.get(id);
-    if (!timer || timer.startAt == null) return;
+    if (!timer) return this.#say(GONE);
+    if (timer.startAt == null) return;
     this.session.edit([protocol.updateTimer({ id, startAt: null })]);
     this.#say(`${timer.title} has no scheduled start.`);
   }

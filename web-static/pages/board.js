@@ -82,6 +82,7 @@ export function openBoardPage(doc, id, { status }) {
         renderScreensButton(/** @type {HTMLElement} */ (doc.querySelector(".screens-open")), display);
         made?.screens?.render(display);
       },
+      changed: () => made?.time?.follow(),
     },
   });
   renderMode(page, readStorage(MODE_KEY) === "run");

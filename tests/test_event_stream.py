@@ -162,3 +162,20 @@ def test_a_replaced_link_ends_its_streams_with_a_closed_event(server):
     closed = stream.until("closed")
     assert closed["data"]["code"] == 4403
     assert stream.response.readline() == b"", "the stream ends after closed"
+
+
+def test_a_stream_whose_client_left_leaves_the_board_at_once(server_factory):
+    # Keep-alives every 5 minutes: a stream that learned of its client's end only by writing one
+    # would still be listed when the socket below gives up waiting (10 s).
+    server = server_factory(["--heartbeat-interval-ms", "600000"]).start()
+    board = server.create_board()
+    watcher = RawClient(server.port, None)
+    watcher.hello_and_join("watcher-0123456789", board, role="view")
+    stream = EventStream(server, board, board.view, path=f"/api/boards/{board}/events")
+    stream.until("snapshot")
+    joined = watcher.until("presenceChanged")
+    stream_user = next(user["userId"] for user in joined["users"] if user["name"] == "Event stream")
+    stream.close()
+    left = watcher.until("presenceChanged")
+    assert left["left"] == [stream_user], left
+    watcher.close()

@@ -68,6 +68,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var closeWhenActive = false
     /// A response's head was written and its end not yet.
     private var responseInProgress = false
+    /// The last response begun is an event stream (`text/event-stream`).
+    private var answeringEventStream = false
     private var headerDeadline: Scheduled<Void>?
     private var requestDeadline: Scheduled<Void>?
     private var lifetimeDeadline: Scheduled<Void>?
@@ -229,6 +231,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is Evicted { return endKeepAlive(context) }
+        if answeringEventStream, let event = event as? ChannelEvent, event == .inputClosed {
+            // An event stream's client sends nothing after its request, so its side closing means
+            // it left: the stream would otherwise learn it at its next keep-alive write (15 s).
+            context.fireUserInboundEventTriggered(event)
+            return context.close(promise: nil)
+        }
         guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
         switch phase {
         case .awaitingHeader, .refusingAtHeader:
@@ -269,6 +277,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .http(let requestsInProgress) = phase else { return context.write(data, promise: promise) }
+        if case .head(let head) = unwrapOutboundIn(data) {
+            answeringEventStream = head.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true
+        }
         switch unwrapOutboundIn(data) {
         case .head(var head) where closeAfterResponse:
             responseInProgress = true

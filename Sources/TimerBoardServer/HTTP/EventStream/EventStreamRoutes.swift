@@ -119,7 +119,8 @@ struct EventStreamRoutes {
                 }
             }
             // The server stopping ends the stream at once (the client reconnects elsewhere), as
-            // it sends sockets a close; a client that went away is noticed at the next write.
+            // it sends sockets a close; a client that went away closes the connection
+            // (`ConnectionGuard`), or failing that is noticed at the next write.
             await withGracefulShutdownHandler {
                 do {
                     for await chunk in writer.chunks {

@@ -325,3 +325,20 @@ def test_on_a_phone_the_top_bar_is_one_line_that_scrolls_away_and_every_target_i
         .filter(([, w, h]) => w < 44 || h < 44)""")
     assert small == [], small
     assert_fits(editor, "board on a phone")
+
+
+def test_the_owners_open_a_display_gives_the_wall_the_view_link(user, board):
+    # QA: the owner's "Open a display" carried the owner's secret, so a wall TV opened from it kept
+    # the owner's rights. A display needs only to see the board; an editor, who has no view link,
+    # opens it with their own.
+    owner = user("Olga", role="owner")
+    link = open_screens(owner).locator("#screen-display-link")
+    expect(link).to_have_attribute("href", f"{owner.url.split('/b/')[0]}/b/{board}/display#view={board.view}")
+    with owner.expect_popup() as popup:
+        link.click()
+    wait_display_live(popup.value)
+    expect(popup.value.locator(".display-title")).to_have_text("No timers yet")
+    editor = user("Ed")
+    expect(open_screens(editor).locator("#screen-display-link")).to_have_attribute(
+        "href", f"{editor.url.split('/b/')[0]}/b/{board}/display#edit={board.edit}")
+    assert owner.errors == [] and editor.errors == []

@@ -4,23 +4,29 @@
 // link that opens a display. Messages and blackout are board state (docs/protocol.md "Screens"): it
 // sends edits through the session and draws what the server confirmed, so every editor's dialog
 // says the same. It fills fixed elements of index.html; pages/board.js's delegated listener calls it.
+// A display only shows the board, so the owner's opens with the view link (fetched as the Share
+// dialog does: it may have been replaced), never the owner's own, which a wall screen would keep;
+// an editor, who is not given the view link, opens it with their own.
 //
 // Stable selectors: #screens-dialog: form.screen-message ([name=text], [name=flash]), #screen-message-now,
 // .screen-clear, .screen-blackout[aria-pressed], #screen-display-link.
 
+import { ROLE } from "../wire/constants.js";
 import { absoluteLink, displayLink } from "../wire/links.js";
 import { clearMessage, setBlackout, showMessage } from "../wire/protocol.js";
 import { setText } from "../dom/kit.js";
 import { SCREENS_WORDS } from "../model/sentences.js";
 
 /** @typedef {import("./session.js").BoardSession} BoardSession */
+/** @typedef {import("../wire/api.js").BoardApi} BoardApi */
 /** @typedef {import("../wire/protocol.js").Display} Display */
 
 export class ScreensPanel {
-  /** @param {{dialog: HTMLDialogElement, session: BoardSession, origin: string}} options */
-  constructor({ dialog, session, origin }) {
+  /** @param {{dialog: HTMLDialogElement, session: BoardSession, api: BoardApi, origin: string}} options */
+  constructor({ dialog, session, api, origin }) {
     this.dialog = dialog;
     this.session = session;
+    this.api = api;
     this.origin = origin;
     const part = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (dialog.querySelector(selector));
     this.form = /** @type {HTMLFormElement} */ (part("form.screen-message"));
@@ -32,8 +38,22 @@ export class ScreensPanel {
 
   open() {
     this.render(this.session.displayed.display);
-    this.link.href = absoluteLink(this.origin, displayLink(this.session.link));
+    if (this.session.role === ROLE.owner) void this.#showViewDisplay();
+    else this.link.href = absoluteLink(this.origin, displayLink(this.session.link));
     if (!this.dialog.open) this.dialog.showModal();
+  }
+
+  /** The owner's link to a display: the view link's, hidden until the server says what it is now. */
+  async #showViewDisplay() {
+    const { session } = this;
+    this.link.hidden = true;
+    try {
+      const { links } = await this.api.links(session.boardId, session.secret);
+      this.link.href = absoluteLink(this.origin, displayLink(links.view));
+      this.link.hidden = false;
+    } catch (error) {
+      session.toast(SCREENS_WORDS.displayLinkFailed(error));
+    }
   }
 
   /** What the server confirmed the displays show. @param {Display} display */

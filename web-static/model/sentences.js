@@ -336,4 +336,6 @@ export const SCREENS_WORDS = Object.freeze({
   showing: (text, flash) => `Showing${flash ? ", flashing" : ""}: “${text}”`,
   blackoutOn: "Screens are black",
   blackoutOff: "Black out the screens",
+  /** @param {unknown} error */
+  displayLinkFailed: (error) => `Could not load the display's link: ${apiErrorText(error)}.`,
 });

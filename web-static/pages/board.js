@@ -171,8 +171,8 @@ function dialogs(session, byId) {
       return made.share;
     },
     async screens() {
-      const { ScreensPanel } = await import("../board/screens_panel.js");
-      made.screens ??= new ScreensPanel({ dialog: /** @type {HTMLDialogElement} */ (byId("screens-dialog")), session, origin });
+      const [{ ScreensPanel }, { BoardApi }] = await Promise.all([import("../board/screens_panel.js"), import("../wire/api.js")]);
+      made.screens ??= new ScreensPanel({ dialog: /** @type {HTMLDialogElement} */ (byId("screens-dialog")), session, api: new BoardApi(), origin });
       return made.screens;
     },
     async time() {

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import add_section, add_timer, commit, converged, dom_board, section, snapshot_board, timer, wait_rev, wait_synced
+from conftest import add_section, add_timer, commit, converged, dom_board, section, snapshot_board, timer, toast, wait_rev, wait_synced
 
 CARET = 4  # "Mise| en place"
 REMOTE_CHANGED = re.compile(r"\bremote-changed\b")
@@ -91,4 +91,19 @@ def test_typing_survives_remote_changes_and_last_writer_wins(user, server, board
     oven.press("Escape")
     expect(oven).to_have_value("Oven 220")
     assert converged(server, board, a, b)[[s[0] for s in dom_board(a)].index("Oven 220")][0] == "Oven 220"
+    assert a.errors == [] and b.errors == []
+
+
+def test_typing_a_new_timer_into_a_section_someone_deletes_is_told(user, server, board):
+    # QA: a timer deleted under its editor's caret was told in a toast; a section deleted while
+    # someone typed in its "Add a timer…" field took their text with it, and said nothing.
+    a, b = user("Ada"), user("Bob")
+    add_section(a, "Prep")
+    converged(server, board, a, b)
+    add_field = section(b, "Prep").locator("form.add-timer [name=title]")
+    add_field.click()
+    b.keyboard.type("Eggs")
+    section(a, "Prep").locator(".section-delete").click()
+    expect(section(b, "Prep")).to_have_count(0)
+    expect(toast(b, "The section you were editing was deleted by someone else.")).to_be_visible()
     assert a.errors == [] and b.errors == []

@@ -376,7 +376,7 @@ export class BoardView {
     const element = this.elements.get(id);
     if (!element) return;
     const active = this.doc.activeElement;
-    if (active?.tagName === "INPUT" && /** @type {HTMLElement} */ (active).dataset.field && element.contains(active) && isDirty(/** @type {FieldInput} */ (active))) {
+    if (active?.tagName === "INPUT" && element.contains(active) && holdsUnsentText(/** @type {HTMLInputElement} */ (active))) {
       this.onLostEdit(/** @type {string} */ (element.dataset.kind));
     }
     if (element.dataset.kind === "timer") this.nearby?.forgetRow(element);
@@ -399,6 +399,16 @@ export class BoardView {
     this.deferredCollapse.delete(id);
     if (element.dataset.expanded !== String(expanded)) setExpanded(element, expanded);
   }
+}
+
+/**
+ * Whether the user typed into `input` what was not sent: a field of the board changed from what it
+ * shows, or a field of an add form (a section's "Add a timer…") that is not empty.
+ * @param {HTMLInputElement} input
+ */
+function holdsUnsentText(input) {
+  if (input.dataset.field) return isDirty(/** @type {FieldInput} */ (input));
+  return input.closest("form") !== null && input.value !== "";
 }
 
 /**

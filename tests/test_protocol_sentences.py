@@ -167,7 +167,7 @@ def test_every_http_error_has_the_error_shape(server):
 
 # HTTP API and Operations: one title rule for boards, sections and timers.
 def test_a_board_title_follows_the_one_title_rule_on_create_and_rename(server):
-    for title in ["", "   ", "a\nb"]:
+    for title in ["", "   ", "a\nb", "a\u2028b", "\u200b\u200b"]:
         status, answer = server.post_board(json.dumps({"title": title}).encode())
         assert (status, answer["code"]) == (400, "invalid_field"), (title, status, answer)
     status, answer = server.post_board(b"{}")

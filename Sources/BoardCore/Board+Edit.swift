@@ -237,7 +237,7 @@ struct Edit {
     }
 
     private func checkTitle(_ title: String, id: EntityID) throws(BoardError) {
-        guard title.contains(where: { !$0.isWhitespace }) else {
+        guard !OneLineText.showsNothing(title) else {
             throw .invalidField("title", "must not be empty", entityID: id)
         }
         guard title.count <= limits.maxTitleLength, title.utf8.count <= BoardLimits.maxTitleBytes else {
@@ -247,8 +247,8 @@ struct Edit {
                 entityID: id
             )
         }
-        guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidField("title", "must not contain control characters (such as a newline)", entityID: id)
+        guard !OneLineText.breaksALine(title) else {
+            throw .invalidField("title", "must not contain control characters or line breaks (such as a newline)", entityID: id)
         }
     }
 

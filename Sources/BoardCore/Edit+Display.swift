@@ -6,12 +6,12 @@ extension Edit {
         var display = board.display
         switch operation {
         case .showMessage(let text, let flash):
-            guard text.contains(where: { !$0.isWhitespace }) else { throw .invalidField("text", "must not be empty") }
+            guard !OneLineText.showsNothing(text) else { throw .invalidField("text", "must not be empty") }
             guard text.count <= ScreenMessage.maxLength, text.utf8.count <= BoardLimits.maxTitleBytes else {
                 throw .invalidField("text", "is longer than \(ScreenMessage.maxLength) characters or \(BoardLimits.maxTitleBytes) bytes")
             }
-            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw .invalidField("text", "must not contain control characters (such as a newline)")
+            guard !OneLineText.breaksALine(text) else {
+                throw .invalidField("text", "must not contain control characters or line breaks (such as a newline)")
             }
             // The same text shown again is shown anew (screens flash it again): `shownAt` moves.
             display.message = ScreenMessage(text: text, flash: flash, shownAt: now)

@@ -150,6 +150,19 @@ private let now: Int64 = 1_000
             kind: .invalidField,
             index: 0
         ),
+        // A page breaks the line at U+2028 as at a newline; zero-width spaces read as blank.
+        Refusal(
+            name: "a title with a line separator",
+            ops: [.updateSection(id: "s1", title: "a\u{2028}b", isExpanded: nil)],
+            kind: .invalidField,
+            index: 0
+        ),
+        Refusal(
+            name: "a title of zero-width spaces",
+            ops: [.updateSection(id: "s1", title: "\u{200B}\u{200B}", isExpanded: nil)],
+            kind: .invalidField,
+            index: 0
+        ),
         Refusal(name: "minutes over 999", ops: [.updateTimer(id: "t1", title: nil, minutes: 1_000, seconds: nil)], kind: .invalidField, index: 0),
         Refusal(name: "negative minutes", ops: [.updateTimer(id: "t1", title: nil, minutes: -1, seconds: nil)], kind: .invalidField, index: 0),
         Refusal(name: "60 seconds", ops: [.updateTimer(id: "t1", title: nil, minutes: nil, seconds: 60)], kind: .invalidField, index: 0),

@@ -34,9 +34,9 @@ extension ClientMessage {
             }
             let name = try reader.optionalString("name")
             if let name,
-                name.count > 40 || name.utf8.count > 160 || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                name.count > 40 || name.utf8.count > 160 || OneLineText.breaksALine(name)
             {
-                throw ProtocolError(.invalidField, "name must be at most 40 characters and 160 bytes, without control characters")
+                throw ProtocolError(.invalidField, "name must be at most 40 characters and 160 bytes, without control characters or line breaks")
             }
             return .hello(Hello(protocolVersion: Int(clamping: version), clientID: clientID, name: name))
         case MessageType.join:

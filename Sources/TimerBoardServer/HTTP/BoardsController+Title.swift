@@ -33,12 +33,12 @@ extension BoardsController {
         if required, title == nil {
             return .failure(HTTPAnswer(.badRequest, .invalidField, "title is missing"))
         }
-        if let title, !title.contains(where: { !$0.isWhitespace }) {
+        if let title, OneLineText.showsNothing(title) {
             return .failure(HTTPAnswer(.badRequest, .invalidField, "title must not be empty or only white space"))
         }
         if let title,
             title.count > maxTitleLength || title.utf8.count > BoardLimits.maxTitleBytes
-                || title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                || OneLineText.breaksALine(title)
         {
             return .failure(
                 HTTPAnswer(

@@ -227,3 +227,20 @@ def test_boards_imported_while_ten_clients_edit_cost_no_edit_and_are_served_at_o
     for board, _ in exported:
         assert server.snapshot(board)["title"].startswith("Imported")
     assert len(server.snapshot(busy)["timers"]) == 2 * len(acked)
+
+
+def test_a_stopped_server_leaves_one_whole_database_file(server_factory, tmp_path):
+    # deploy/README.md's restore moves timerboard.sqlite aside and deletes its -wal; an operator
+    # who stops the server and copies the one file must keep every board too.
+    server = server_factory().start()
+    board = server.create_board("Kept whole")
+    server.stop()
+    assert server.process.returncode == 0
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(server.data_dir / "timerboard.sqlite", copy / "timerboard.sqlite")
+    restored = ServerProcess(copy, tmp_path / "copy.log").start()
+    try:
+        assert restored.snapshot(board)["title"] == "Kept whole"
+    finally:
+        restored.stop()

@@ -44,7 +44,13 @@ public final class SQLiteBoardStore: BoardStore {
     }
 
     /// Closes the database. Everything appended is durable already; nothing may be called after.
+    /// The write-ahead log is copied into the database file and emptied first, so a stopped
+    /// server leaves one whole file: copying it alone, or moving it aside and deleting the
+    /// `-wal` as a restore does (deploy/README.md), loses nothing.
     public func close() async throws {
+        try await pool.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)
+        }
         try pool.close()
     }
 

@@ -342,3 +342,19 @@ def test_the_owners_open_a_display_gives_the_wall_the_view_link(user, board):
     expect(open_screens(editor).locator("#screen-display-link")).to_have_attribute(
         "href", f"{editor.url.split('/b/')[0]}/b/{board}/display#edit={board.edit}")
     assert owner.errors == [] and editor.errors == []
+
+
+def test_clearing_the_message_from_the_keyboard_keeps_the_focus_in_the_dialog(user):
+    # QA: "Clear the message" disables itself once the message is gone, and the focus fell to
+    # <body>: the next Tab started again at the top of the page, behind the dialog.
+    editor = user("Ada")
+    dialog = send_message(editor, "Wrap up")
+    clear = dialog.locator(".screen-clear")
+    expect(clear).to_be_enabled()
+    clear.focus()
+    editor.keyboard.press("Enter")
+    expect(dialog.locator("#screen-message-now")).to_have_text("No message on the screens.")
+    expect(clear).to_be_disabled()
+    # The next message is typed where the focus went.
+    expect(dialog.locator("[name=text]")).to_be_focused()
+    assert editor.errors == []

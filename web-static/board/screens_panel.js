@@ -59,14 +59,20 @@ export class ScreensPanel {
   /** What the server confirmed the displays show. @param {Display} display */
   render({ message, blackout }) {
     setText(this.now, message ? SCREENS_WORDS.showing(message.text, message.flash) : SCREENS_WORDS.noMessage);
+    // A disabled button loses the focus to <body>, behind the dialog: it goes to the next message's field.
+    if (message === null && this.dialog.ownerDocument.activeElement === this.clear) this.#textField.focus();
     this.clear.disabled = message === null;
     this.blackout.setAttribute("aria-pressed", String(blackout));
     setText(this.blackout, blackout ? SCREENS_WORDS.blackoutOn : SCREENS_WORDS.blackoutOff);
   }
 
+  get #textField() {
+    return /** @type {HTMLInputElement} */ (this.form.elements.namedItem("text"));
+  }
+
   /** The form's message goes to every display; the field empties for the next one. */
   send() {
-    const text = /** @type {HTMLInputElement} */ (this.form.elements.namedItem("text"));
+    const text = this.#textField;
     const flash = /** @type {HTMLInputElement} */ (this.form.elements.namedItem("flash"));
     const trimmed = text.value.trim();
     if (!trimmed) return;

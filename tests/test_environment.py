@@ -196,3 +196,18 @@ def test_no_permessage_deflate_from_the_environment(tmp_path, servers):
     assert offers_deflate(clean_environment(TIMERBOARD_PORT=0, TIMERBOARD_DATA_DIRECTORY=tmp_path / "a"))
     assert not offers_deflate(clean_environment(TIMERBOARD_PORT=0, TIMERBOARD_DATA_DIRECTORY=tmp_path / "b",
                                                 TIMERBOARD_PERMESSAGE_DEFLATE="false"))
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--port", "70000", "--port must be 0 to 65535"),
+    ("--heartbeat-interval-ms", "0", "--heartbeat-interval-ms must be at least 100"),
+    ("--max-message-bytes", "0", "--max-message-bytes must be at least 1024"),
+    ("--allowed-origin", "notanorigin", "--allowed-origin must be an origin"),
+    ("--allowed-origin", "https://kitchen.example/", "--allowed-origin must be an origin"),
+])
+def test_a_value_that_would_start_a_broken_server_is_refused(tmp_path, option, value, says):
+    # Each of these used to start: on another port, closing every socket at once, refusing
+    # every hello, or refusing every page of the origin meant.
+    result = subprocess.run([str(BINARY), "serve", "--port=0", "--data-directory", str(tmp_path), f"{option}={value}"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0 and says in result.stderr, result.stderr

@@ -214,10 +214,31 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(logLevel)'")
         }
         _ = try trustedProxies()
+        // Values that would start a server that cannot work: a port the system wraps around,
+        // pings so close that every socket is closed at once, a limit no hello fits in, and an
+        // origin no browser sends (a path, a trailing slash, capitals), so its pages are refused.
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535, not \(port)") }
+        if heartbeatIntervalMs < 100 {
+            throw ValidationError("--heartbeat-interval-ms must be at least 100: a connection silent for a whole interval is closed")
+        }
+        if maxMessageBytes < 1_024 { throw ValidationError("--max-message-bytes must be at least 1024: a hello or a join must fit") }
+        for origin in allowedOrigin where !Self.isOrigin(origin) {
+            throw ValidationError(
+                "--allowed-origin must be an origin as browsers send it, http(s)://host[:port] in lower case with no path (https://kitchen.example.com), not '\(origin)'"
+            )
+        }
         if storeConnections < 2 {
             throw ValidationError("--store-connections must be at least 2: one listens for other nodes' changes, the rest serve")
         }
         _ = try storeLocation()
+    }
+
+    /// `scheme://host[:port]` as a browser's `Origin` header has it.
+    static func isOrigin(_ text: String) -> Bool {
+        guard text == text.lowercased(), let url = URL(string: text), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false else {
+            return false
+        }
+        return url.path.isEmpty && url.query == nil && url.fragment == nil && url.user == nil
     }
 
     /// `--webhook-retry-ms`: milliseconds, comma-separated (empty: no retry).

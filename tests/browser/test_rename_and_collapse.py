@@ -89,3 +89,19 @@ def test_collapse_changes_only_that_section(user, server, board, screenshot):
     assert changes["created"] == [] and changes["missing"] == []
     assert {(r["type"], r["target"], r["attribute"]) for r in changes["records"]} == collapse, changes["records"]
     assert a.errors == [] and b.errors == []
+
+
+def test_a_timers_icon_buttons_name_the_timer_and_follow_a_remote_rename(user, server, board):
+    # QA: Start said "Start Eggs", but Delete and the moves said only "Delete timer" and "Move timer
+    # up": a screen reader listing the buttons could not tell one timer's from another's.
+    a, b = two_users(user, server, board)
+    eggs = b.locator("[data-kind=timer]").filter(has=b.locator(".timer-title[data-shown=Eggs]"))
+    for name in ("Move timer up Eggs", "Move timer down Eggs", "Delete timer Eggs"):
+        expect(eggs.get_by_role("button", name=name, exact=True)).to_have_count(1)
+    title_a = a.locator("[data-kind=timer] .timer-title[data-shown=Eggs]")
+    title_a.fill("Boiled eggs")
+    title_a.press("Enter")
+    settle(server, board, a, b)
+    for name in ("Move timer up Boiled eggs", "Move timer down Boiled eggs", "Delete timer Boiled eggs"):
+        expect(b.get_by_role("button", name=name, exact=True)).to_have_count(1)
+    assert a.errors == [] and b.errors == []

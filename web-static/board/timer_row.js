@@ -9,7 +9,7 @@
 //     .timer-title / .timer-minutes / .timer-seconds   inputs (minutes and seconds are type=number)
 //     .timer-warnAt                             the warning point input (m:ss left, empty: none)
 //     .timer-section                            <select> "move to section" (options filled on focus)
-//     .timer-move-up / .timer-move-down / .timer-delete buttons
+//     .timer-move-up / .timer-move-down / .timer-delete buttons, named "Delete timer Eggs" etc.
 //   [data-kind=timer][data-status=idle|running|paused|finished]  its run state, also in words in .timer-status
 //     .timer-countdown                          m:ss left (role=timer), written only when the text changes
 //     .timer-toggle                             start / pause / resume / restart button, named "Start Eggs" etc.
@@ -69,9 +69,9 @@ function timerShape(doc, limits) {
     warn,
     h(doc, "div", { class: "actions" }, [
       move,
-      iconButton(doc, "timer-move-up", L.moveUp, "up"),
-      iconButton(doc, "timer-move-down", L.moveDown, "down"),
-      iconButton(doc, "timer-delete", L.delete, "delete"),
+      iconButton(doc, "timer-move-up", L.moveUp, "up", { id: `timer-move-up-${ITEM_ID}`, titleId }),
+      iconButton(doc, "timer-move-down", L.moveDown, "down", { id: `timer-move-down-${ITEM_ID}`, titleId }),
+      iconButton(doc, "timer-delete", L.delete, "delete", { id: `timer-delete-${ITEM_ID}`, titleId }),
     ]),
   ]);
 }

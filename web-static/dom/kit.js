@@ -39,9 +39,15 @@ export function setIcon(element, name) {
   setAttribute(element, "data-icon", name);
 }
 
-/** A button that shows an icon, named by its label. @param {Document} doc @param {string} className @param {string} label @param {IconName} name */
-export function iconButton(doc, className, label, name) {
-  return h(doc, "button", { type: "button", class: `icon-button ${className}`, "aria-label": label, title: label, "data-icon": name });
+/**
+ * A button that shows an icon, named by its label; with `named`, by its label and the title of its
+ * section or timer ("Delete timer Eggs"), by reference as labelledButton's, so a rename touches nothing.
+ * @param {Document} doc @param {string} className @param {string} label @param {IconName} name
+ * @param {{id: string, titleId: string}} [named] the button's id, and the title input's
+ */
+export function iconButton(doc, className, label, name, named) {
+  const reference = named ? { id: named.id, "aria-labelledby": `${named.id} ${named.titleId}` } : {};
+  return h(doc, "button", { type: "button", class: `icon-button ${className}`, "aria-label": label, title: label, "data-icon": name, ...reference });
 }
 
 /**

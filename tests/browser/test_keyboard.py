@@ -131,8 +131,8 @@ def test_controls_are_labelled(user, server, board):
                        ("list", "Timers"), ("form", "Add a timer")]:
         expect(prep.get_by_role(role, name=name, exact=True)).to_have_count(1)
     for role, name in [("textbox", "Timer title"), ("spinbutton", "Minutes"), ("spinbutton", "Seconds"),
-                       ("combobox", "Move timer to another section"), ("button", "Move timer up"),
-                       ("button", "Move timer down"), ("button", "Delete timer")]:
+                       ("combobox", "Move timer to another section"), ("button", "Move timer up Eggs"),
+                       ("button", "Move timer down Eggs"), ("button", "Delete timer Eggs")]:
         expect(timer.get_by_role(role, name=name, exact=True)).to_have_count(1)
     for role, name in [("textbox", "Your name"), ("button", "Share this board"), ("form", "Add a section"),
                        ("link", "TimerBoard: your boards"), ("list", "Also on this board"), ("status", None)]:

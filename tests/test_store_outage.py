@@ -16,6 +16,7 @@ import pytest
 
 from cluster import Postgres
 from conftest import ADMIN_TOKEN, ServerProcess
+from raw_websocket import RawClient
 from log_events import events, wait_for_events
 
 STORE_TIMEOUT = "2"
@@ -148,3 +149,23 @@ def test_on_sqlite_a_create_behind_another_writer_is_answered_503_and_leaves_not
     assert settled[0]["tb.reason"] in ("deleted", "never_written"), settled
     assert [board["id"] for board in server.request("GET", "/api/boards", secret=ADMIN_TOKEN)[1]["boards"]] == [str(kept)]
     assert events(server.log_path, "store.down") == []  # reads went on: the store answered its checks
+
+
+def test_while_the_database_is_away_an_edit_metrics_and_a_stop_wait_the_store_timeout_not_a_minute(postgres, node):
+    # postgres-nio's pool keeps a call waiting for a connection while it backs off, up to a
+    # minute; every such wait is bounded by --store-timeout-seconds (2 s here). The socket and
+    # HTTP reads below give up after 10 s: a wait of a minute fails them.
+    board = node.create_board("Outage")
+    client = RawClient(node.port, None)
+    client.hello_and_join("outage-editor-0123456789", board)
+    postgres.stop()
+    client.send({"type": "edit", "opId": "during", "ops": [{"op": "addSection", "id": "s", "title": "Lost?"}]})
+    assert client.close_code() == 1011, "an edit the store could not make durable closes the room"
+    request = urllib.request.Request(node.http + "/metrics", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert "timerboard_store_up 0" in response.read().decode()
+    started = time.monotonic()
+    node.process.terminate()
+    node.process.wait(timeout=30)
+    print(f"\nstopped {time.monotonic() - started:.1f} s after SIGTERM with the database away")
+    assert node.process.returncode == 0

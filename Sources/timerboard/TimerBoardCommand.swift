@@ -255,6 +255,7 @@ struct Serve: AsyncParsableCommand {
     private func storeLocation() throws -> PostgresLocation? {
         var location = try OperatorStoreOptions.postgresLocation(store)
         location?.maximumConnections = storeConnections
+        location?.connectionWait = .seconds(storeTimeoutSeconds)
         return location
     }
 

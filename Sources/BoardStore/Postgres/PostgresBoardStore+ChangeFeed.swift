@@ -8,7 +8,7 @@ extension PostgresBoardStore: BoardChangeFeed {
         var pause = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
-                try await pool.withConnection { connection in
+                try await pool.withConnectionUnboundedWait { connection in
                     try await connection.listen(on: Self.changesChannel) { changes in
                         try await connection.listen(on: Self.presenceChannel) { presence in
                             pause = .milliseconds(100)

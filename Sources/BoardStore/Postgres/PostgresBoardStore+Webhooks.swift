@@ -79,13 +79,16 @@ extension PostgresBoardStore {
     }
 
     public func boardsWithWebhooks() async throws -> [String] {
-        var boards: [String] = []
-        for try await id in try await client.query("SELECT DISTINCT board_id FROM webhook WHERE enabled ORDER BY board_id", logger: logger)
-            .decode(String.self)
-        {
-            boards.append(id)
+        let logger = logger
+        return try await pool.withConnection { connection in
+            var boards: [String] = []
+            for try await id in try await connection.query("SELECT DISTINCT board_id FROM webhook WHERE enabled ORDER BY board_id", logger: logger)
+                .decode(String.self)
+            {
+                boards.append(id)
+            }
+            return boards
         }
-        return boards
     }
 
     public func enqueue(_ deliveries: [WebhookDelivery]) async throws {
@@ -95,10 +98,23 @@ extension PostgresBoardStore {
     }
 
     public func claimDeliveries(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [WebhookDelivery] {
-        try await client.query("DELETE FROM webhook_once WHERE keep_until < \(now)", logger: logger)
+        let logger = logger
+        return try await pool.withConnection { connection in
+            try await Self.claimDeliveries(now: now, limit: limit, leaseUntil: leaseUntil, on: connection, logger: logger)
+        }
+    }
+
+    private static func claimDeliveries(
+        now: Int64,
+        limit: Int,
+        leaseUntil: Int64,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> [WebhookDelivery] {
+        try await connection.query("DELETE FROM webhook_once WHERE keep_until < \(now)", logger: logger)
         // Rows another node is claiming right now are skipped, not waited for; the lease then
         // keeps them from every other claim until it runs out.
-        let rows = try await client.query(
+        let rows = try await connection.query(
             """
             UPDATE webhook_delivery SET locked_until = \(leaseUntil), coalesce_key = NULL
             WHERE id IN (
@@ -132,13 +148,16 @@ extension PostgresBoardStore {
     }
 
     public func nextDeliveryTime() async throws -> Int64? {
-        var next: Int64?
-        let rows = try await client.query(
-            "SELECT min(GREATEST(next_attempt_at, COALESCE(locked_until, 0))) FROM webhook_delivery",
-            logger: logger
-        )
-        for try await value in rows.decode(Int64?.self) { next = value }
-        return next
+        let logger = logger
+        return try await pool.withConnection { connection in
+            var next: Int64?
+            let rows = try await connection.query(
+                "SELECT min(GREATEST(next_attempt_at, COALESCE(locked_until, 0))) FROM webhook_delivery",
+                logger: logger
+            )
+            for try await value in rows.decode(Int64?.self) { next = value }
+            return next
+        }
     }
 
     public func recordAttempt(
@@ -204,11 +223,14 @@ extension PostgresBoardStore {
     }
 
     public func pendingDeliveryCount() async throws -> Int {
-        var count = 0
-        for try await value in try await client.query("SELECT count(*) FROM webhook_delivery", logger: logger).decode(Int.self) {
-            count = value
+        let logger = logger
+        return try await pool.withConnection { connection in
+            var count = 0
+            for try await value in try await connection.query("SELECT count(*) FROM webhook_delivery", logger: logger).decode(Int.self) {
+                count = value
+            }
+            return count
         }
-        return count
     }
 
     /// Another node may be sending what it leased: its leases run out by themselves.

@@ -127,7 +127,7 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
     /// rolled back when it throws.
     func transaction<Result: Sendable>(
         readOnly: Bool = false,
-        _ body: @Sendable (PostgresConnection) async throws -> Result
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
         return try await pool.withConnection { connection in

@@ -19,6 +19,11 @@ public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
     /// The most connections the store's pool opens (postgres-nio's default, 20). A node holds
     /// one of them for its `LISTEN`; appends, loads and operator commands share the others.
     public var maximumConnections = 20
+    /// How long a call waits for a connection of the pool before it fails (`unavailable`,
+    /// nothing sent); nil: as long as postgres-nio's pool lets it, which is up to a minute when
+    /// the database has gone (its backoff, then its circuit breaker). The server sets it to
+    /// `--store-timeout-seconds`, so an edit in flight, a join and a stop do not hang.
+    public var connectionWait: Duration?
 
     /// Nil unless `url` is a `postgres://` or `postgresql://` URL with a user, a host and a database.
     ///

@@ -45,8 +45,45 @@ final class PostgresPool: Sendable {
     /// Calls that hold a connection now (a node's `LISTEN` holds one for as long as it listens).
     var connectionsInUse: Int { inUse.load(ordering: .relaxed) }
 
-    /// Runs `body` on a connection of the pool, counted, with its errors made readable.
-    func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// Runs `body` on a connection of the pool, counted, with its errors made readable. A call
+    /// that gets no connection within `location.connectionWait` throws `unavailable` (nothing
+    /// was sent); `body` itself runs as long as it needs (a node's `LISTEN` runs for ever).
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        guard let limit = location.connectionWait else { return try await withConnectionUnboundedWait(body) }
+        let gotConnection = Flag()
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await self.withConnectionUnboundedWait { connection in
+                    gotConnection.set()
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let outcome = try await group.next() {
+                if let result = outcome { return result }
+                // The wait is over; a call that has its connection goes on.
+                guard gotConnection.isSet else {
+                    throw StoreError(.unavailable, "no connection to PostgreSQL at \(location.host):\(location.port) within \(limit)")
+                }
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// Set once, read from another task.
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .relaxed) }
+        var isSet: Bool { value.load(ordering: .relaxed) }
+    }
+
+    /// `withConnection` without `connectionWait`: for a caller that retries on its own and
+    /// would rather wait (a node's `LISTEN`, `PostgresBoardStore.followChanges`).
+    func withConnectionUnboundedWait<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         let client = client
         waiting.add(1, ordering: .relaxed)
         // Moved from waiting to in use by the body, which runs before `withConnection` returns.

@@ -77,7 +77,7 @@ final class ServerMetrics: Sendable {
             "Always 1: the TimerBoard version this node runs and the protocol version it speaks.",
             [("version", TimerBoardVersion.number), ("protocol", "\(protocolVersion)")]
         ).set(Int64(1))
-        gauge("timerboard_max_connections", "The most WebSocket connections this node keeps open at once (--max-connections).")
+        gauge("timerboard_max_connections", "The most connections this node keeps open at once, WebSockets, event streams and plain HTTP together (--max-connections).")
             .set(Int64(maxConnections))
         connections = gauge("timerboard_websocket_connections", "WebSocket connections open now.")
         liveBoards = gauge("timerboard_live_boards", "Boards in memory now.")

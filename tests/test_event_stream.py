@@ -179,3 +179,16 @@ def test_a_stream_whose_client_left_leaves_the_board_at_once(server_factory):
     left = watcher.until("presenceChanged")
     assert left["left"] == [stream_user], left
     watcher.close()
+
+
+def test_a_since_that_is_no_revision_is_refused_and_spends_no_ticket(server):
+    board = server.create_board()
+    status, body = server.request("POST", f"/api/boards/{board}/event-tickets", secret=board.view)
+    assert status == 201, body
+    for since in ["abc", "-1", "1.5"]:
+        stream = EventStream(server, board, path=f"/api/boards/{board}/events?ticket={body['ticket']}&since={since}")
+        assert stream.status == 400 and json.loads(stream.response.read())["code"] == "invalid_field", since
+        stream.close()
+    stream = EventStream(server, board, path=f"/api/boards/{board}/events?ticket={body['ticket']}&since=0")
+    assert stream.status == 200 and stream.until("snapshot")
+    stream.close()

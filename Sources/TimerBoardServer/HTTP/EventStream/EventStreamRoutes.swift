@@ -52,6 +52,12 @@ struct EventStreamRoutes {
         let id = try context.parameters.require("id")
         let notFound = HTTPAnswer(.notFound, .boardNotFound, "no board \(id)")
         let query = request.uri.queryParameters
+        // A script's `?since` that is no revision is its mistake, told before anything is spent
+        // (a ticket, a guess). A `Last-Event-ID` that is none came from elsewhere (a proxy): the
+        // stream starts with a snapshot, as an `EventSource` would rather than fail for good.
+        if let since = query["since"], Int64(since).map({ $0 < 0 }) ?? true {
+            return HTTPAnswer(.badRequest, .invalidField, "since must be a revision: a whole number, 0 or more").response
+        }
         let address = boards.clientAddress(request, context)
         let secretHash: [UInt8]
         // A bearer secret that opens nothing is a guess, at a link or at the operator token.

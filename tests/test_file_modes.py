@@ -111,3 +111,19 @@ def test_an_import_run_as_root_leaves_files_the_servers_user_owns(tmp_path):
     assert result.returncode == 0, result.stderr
     owners = {path.name: (os.stat(path).st_uid, mode(path)) for path in data.iterdir() if path.name.startswith("timerboard.sqlite")}
     assert owners and all(owner == (nobody.pw_uid, 0o600) for owner in owners.values()), owners
+
+
+def test_a_backup_and_an_export_are_private_whatever_the_umask(tmp_path):
+    # They hold every board's content (and the links' hashes): 0600, as the database is.
+    server = ServerProcess(tmp_path / "data", tmp_path / "server.log").start()
+    board = server.create_board("Private copy")
+    previous = os.umask(0o022)
+    try:
+        for command in (["backup", str(tmp_path / "backup.sqlite")], ["export", str(board), "--output", str(tmp_path / "board.json")]):
+            result = subprocess.run([str(BINARY), *command, "--data-directory", str(server.data_dir)], capture_output=True, text=True, timeout=60)
+            assert result.returncode == 0, result.stderr
+    finally:
+        os.umask(previous)
+        server.stop()
+    assert mode(tmp_path / "backup.sqlite") == 0o600
+    assert mode(tmp_path / "board.json") == 0o600

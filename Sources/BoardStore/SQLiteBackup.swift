@@ -38,6 +38,10 @@ public enum SQLiteBackup {
             // The server's group commit holds the write lock briefly; the backup only reads.
             sourceConfiguration.busyMode = .timeout(30)
             let from = try DatabaseQueue(path: source, configuration: sourceConfiguration)
+            // Private as the database is (0600, whatever the umask): SQLite keeps a file's mode.
+            guard files.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw Failure(description: "cannot create \(partial)")
+            }
             let to = try DatabaseQueue(path: partial)
             try from.backup(to: to)
             try from.close()

@@ -45,7 +45,12 @@ struct Export: AsyncParsableCommand {
         }
         let data = Data(json + [UInt8(ascii: "\n")])
         if let output {
-            try data.write(to: URL(fileURLWithPath: output), options: .withoutOverwriting)
+            // An export holds the board's content: private as the database is (0600), and new.
+            let descriptor = open(output, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw ValidationError("cannot create \(output): \(String(cString: strerror(errno)))") }
+            let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            try file.write(contentsOf: data)
+            try file.close()
         } else {
             FileHandle.standardOutput.write(data)
         }

@@ -47,11 +47,18 @@ public final class SQLiteBoardStore: BoardStore {
     /// The write-ahead log is copied into the database file and emptied first, so a stopped
     /// server leaves one whole file: copying it alone, or moving it aside and deleting the
     /// `-wal` as a restore does (deploy/README.md), loses nothing.
+    /// Not cancellable (a stop whose task was cancelled closes all the same), and a checkpoint
+    /// that fails (a reader still open) leaves the WAL to the next start, as a crash would.
     public func close() async throws {
-        try await pool.writeWithoutTransaction { db in
+        checkpointAll()
+        try pool.close()
+    }
+
+    /// Synchronous, so a cancelled task does not skip it.
+    private func checkpointAll() {
+        try? pool.writeWithoutTransaction { db in
             _ = try db.checkpoint(.truncate)
         }
-        try pool.close()
     }
 
     // Migrations are named and never edited once shipped.

@@ -347,7 +347,9 @@ struct Serve: AsyncParsableCommand {
         } catch {
             // In the log's own format (one JSON object under --log-format json), then exit 1:
             // a service manager shows the reason and does not count it as a clean stop.
-            logger.critical("cannot serve", metadata: ["tb.event": "server.failed", "tb.error": "\(error)"])
+            let inUse = (error as? IOError)?.errnoCode == EADDRINUSE
+            let message: Logger.Message = inUse ? "cannot serve: another process listens on \(host) port \(port)" : "cannot serve"
+            logger.critical(message, metadata: ["tb.event": "server.failed", "tb.error": "\(error)"])
             throw ExitCode.failure
         }
     }

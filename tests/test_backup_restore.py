@@ -157,6 +157,8 @@ def test_export_and_import_move_a_board_with_its_links(server_factory, tmp_path)
         assert secret not in text  # hashes only
     missing = timerboard("export", "no-such-board", "--data-directory", str(server.data_dir))
     assert missing.returncode != 0 and "no-such-board" in missing.stderr
+    # Not a usage mistake: exit 1 and the reason, no usage text (ArgumentParser's 64 and Usage:).
+    assert missing.returncode == 1 and "Usage:" not in missing.stderr, missing.stderr
 
     # Import into another data directory; a server there has the board, and its links work.
     target = tmp_path / "target"

@@ -39,7 +39,7 @@ struct Export: AsyncParsableCommand {
     func run() async throws {
         let json = try await location.withStore(.refuse) { store, name in
             guard let json = try await BoardTransfer.export(boardID: board, store: store, now: SystemClock().now()) else {
-                throw ValidationError("there is no board \(board) in \(name)")
+                throw CommandFailure("there is no board \(board) in \(name)")
             }
             return json
         }
@@ -47,7 +47,7 @@ struct Export: AsyncParsableCommand {
         if let output {
             // An export holds the board's content: private as the database is (0600), and new.
             let descriptor = open(output, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw ValidationError("cannot create \(output): \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else { throw CommandFailure("cannot create \(output): \(String(cString: strerror(errno)))") }
             let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             try file.write(contentsOf: data)
             try file.close()
@@ -73,7 +73,7 @@ struct Import: AsyncParsableCommand {
             do {
                 return try await BoardTransfer.importBoard(data, store: store, now: SystemClock().now())
             } catch let error as StoreError where error.kind == .duplicateBoard {
-                throw ValidationError("\(error) in \(name); delete it first to replace it")
+                throw CommandFailure("\(error) in \(name); delete it first to replace it")
             }
         }
         print("imported board \(imported.info.id) (\(imported.info.title))")

@@ -42,7 +42,7 @@ struct OperatorStoreOptions: ParsableArguments {
         do {
             store = try await choice.open(missing: missing, patience: .seconds(30), logger: logger)
         } catch let error as BoardStoreChoice.Unavailable {
-            throw ValidationError(error.description)
+            throw CommandFailure(error.description)
         }
         // Run as root on a server's data directory, the files SQLite made or touched go back to
         // the directory's owner (the server's user), which must go on writing them.

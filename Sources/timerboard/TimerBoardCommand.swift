@@ -379,7 +379,7 @@ struct ResetLinks: AsyncParsableCommand {
         }
         let links = try await location.withStore(.refuse) { store, name in
             guard let links = try await resetLinks(boardID: board, store: store) else {
-                throw ValidationError("there is no board \(board) in \(name)")
+                throw CommandFailure("there is no board \(board) in \(name)")
             }
             return links
         }
@@ -398,15 +398,17 @@ struct ResetLinks: AsyncParsableCommand {
         do {
             answer = try LocalHTTP.post(url: url + "/api/boards/\(board)/reset-links", bearer: adminToken)
         } catch {
-            throw ValidationError("\(serving), but it did not answer: \(error)")
+            throw CommandFailure("\(serving), but it did not answer: \(error)")
         }
         guard answer.status == 200 else {
             let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["message"] as? String
-            throw ValidationError("\(serving) and answered \(answer.status): \(message ?? String(decoding: answer.body, as: UTF8.self))")
+            // A 404 for a board that exists is the server's answer to a wrong token too.
+            let hint = answer.status == 404 ? " (or the operator token is not this server's)" : ""
+            throw CommandFailure("\(serving) and answered \(answer.status): \(message ?? String(decoding: answer.body, as: UTF8.self))\(hint)")
         }
         guard let document = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
             let links = document["links"] as? [String: String]
-        else { throw ValidationError("\(serving) and answered what is not a set of links") }
+        else { throw CommandFailure("\(serving) and answered what is not a set of links") }
         return BoardRole.allCases.compactMap { role in links[role.rawValue].map { (role.rawValue, $0) } }
     }
 }

@@ -70,3 +70,12 @@ def test_a_password_with_a_slash_works_and_a_bad_url_is_refused_without_its_pass
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and "--store must be" in bad.stderr
     assert PASSWORD not in bad.stderr and "pa/ss" not in bad.stderr, bad.stderr
+
+
+def test_a_database_without_the_tls_the_url_requires_ends_the_node_saying_so(scratch_postgres, tmp_path):  # noqa: F811
+    # It used to wait for the database for ever, as for one that is not up yet.
+    data, port = scratch_postgres
+    psql(data, port, "CREATE ROLE tb LOGIN PASSWORD 'the-right-one'")
+    code, output = serve(tmp_path, f"postgres://tb:the-right-one@127.0.0.1:{port}/postgres?sslmode=require")
+    assert code != 0
+    assert "does not offer TLS" in output, output

@@ -10,7 +10,8 @@ enum PostgresFailure {
     /// a role that may not log in, no such database. Waiting does not help; the node ends.
     static func isRefusedLogin(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return false }
-        if [.authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError].contains(error.code) { return true }
+        // A server without the TLS the URL requires (sslmode=require) will not offer it later.
+        if [.authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError, .sslUnsupported].contains(error.code) { return true }
         guard let state = error.serverInfo?[.sqlState] else { return false }
         // Class 28: invalid authorization; 3D000: no such database; 42501: no privilege (CONNECT).
         return state.hasPrefix("28") || state == "3D000" || state == "42501"

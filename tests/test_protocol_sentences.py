@@ -222,3 +222,22 @@ def test_an_operation_with_a_field_it_does_not_take_is_refused_and_changes_nothi
     assert "titel" in refused["message"] and "title" in refused["message"], refused
     assert server.snapshot(board)["rev"] == rev
     client.close()
+
+
+# HTTP API: HEAD answers as GET does, without the body (RFC 9110 9.3.2).
+def test_head_answers_every_get_route_with_its_headers_and_no_body(server):
+    import http.client
+    board = server.create_board("Head")
+    for path, headers in [("/health", {}), ("/ready", {}), (f"/api/boards/{board}", {"Authorization": f"Bearer {board.view}"}),
+                          ("/api/openapi.json", {})]:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", path, headers=headers)
+        got = connection.getresponse()
+        body = got.read()
+        connection.request("HEAD", path, headers=headers)
+        head = connection.getresponse()
+        assert head.status == got.status == 200, (path, head.status, got.status)
+        assert head.read() == b"", path
+        assert head.getheader("Content-Length") == str(len(body)), (path, head.getheader("Content-Length"), len(body))
+        assert head.getheader("Content-Type") == got.getheader("Content-Type"), path
+        connection.close()

@@ -207,7 +207,7 @@ func assemble(
     var services: [any Service] = [heartbeat, dispatcher]
     if let interval = configuration.heapTrimInterval { services.append(HeapTrimmer(interval: interval, metrics: metrics)) }
     let application = Application(
-        router: router,
+        responder: HeadRequestResponder(base: router.buildResponder()),
         server: .guardedHTTP1WebSocketUpgrade(
             http1: .init(
                 idleTimeout: TimeAmount(configuration.idleTimeout),

@@ -107,7 +107,7 @@ def test_history_names_who_did_what_puts_back_another_persons_delete_and_downloa
     assert bob.errors == [] and ada.errors == []
 
 
-def test_an_undo_leaves_what_someone_else_changed_since_and_says_so(user, server, board):
+def test_an_undo_of_what_someone_else_changed_since_says_nothing_was_undone_and_offers_no_redo(user, server, board):
     ada, bob = user("Ada"), user("Bob")
     add_section(ada, "Stage")
     add_timer(ada, "Stage", "Keynote", 10, 0)
@@ -117,7 +117,22 @@ def test_an_undo_leaves_what_someone_else_changed_since_and_says_so(user, server
     converged(server, board, ada, bob)
     blur(ada)
     ada.keyboard.press("Control+z")
-    expect(toast(ada, "Rename of Keynote undone, except what someone else changed since (title): that stays.")).to_be_visible()
-    # Bob's later title stays; nothing else was Ada's to take back.
+    expect(toast(ada, "Rename of Keynote could not be undone: someone else changed it since.")).to_be_visible()
+    # The server changed nothing, so it has nothing to redo: the page offers no Redo.
+    expect(ada.locator(".redo-button")).to_have_attribute("aria-disabled", "true")
+    # Bob's later title stays.
     assert converged(server, board, ada, bob) == [["Stage", True, [["Welcome", 10, 0]]]]
+
+    # A timer Ada added and Bob has started since stays, running.
+    add_timer(ada, "Stage", "Pasta", 9, 0)
+    converged(server, board, ada, bob)
+    timer(bob, "Pasta").get_by_role("button", name="Start Pasta").click()
+    converged(server, board, ada, bob)
+    blur(ada)
+    ada.keyboard.press("Control+z")
+    expect(toast(ada, "Adding Pasta could not be undone: someone else changed it since.")).to_be_visible()
+    expect(ada.locator(".redo-button")).to_have_attribute("aria-disabled", "true")
+    ada.keyboard.press("Control+Shift+z")
+    expect(toast(ada, "Nothing to redo.")).to_be_visible()
+    expect(timer(ada, "Pasta")).to_have_attribute("data-status", "running")
     assert ada.errors == [] and bob.errors == []

@@ -29,18 +29,18 @@ test("undo takes the last edit, redo undoes that undo, and a new edit ends the r
   stack.edited("2", "Reset of Keynote");
   const last = stack.takeUndo();
   assert.deepEqual(last, { opId: "2", label: "Reset of Keynote" });
-  stack.sent("undo", "3", /** @type {any} */ (last));
+  stack.sent("undo", "3", /** @type {any} */ (last), 7);
   assert.equal(stack.canRedo, false, "a redo waits for the undo's ack");
-  assert.equal(stack.acked("3")?.kind, "undo");
+  assert.equal(stack.acked("3", 8)?.kind, "undo");
   // Redo is an undo of the undo edit "3".
   const redo = stack.takeRedo();
   assert.deepEqual(redo, { opId: "3", label: "Reset of Keynote" });
-  stack.sent("redo", "4", /** @type {any} */ (redo));
-  stack.acked("4");
+  stack.sent("redo", "4", /** @type {any} */ (redo), 8);
+  stack.acked("4", 9);
   // Undoing again undoes the redo edit.
   assert.deepEqual(stack.takeUndo(), { opId: "4", label: "Reset of Keynote" });
-  stack.sent("undo", "5", { opId: "4", label: "Reset of Keynote" });
-  stack.acked("5");
+  stack.sent("undo", "5", { opId: "4", label: "Reset of Keynote" }, 9);
+  stack.acked("5", 10);
   stack.edited("6", "Delete of Q&A");
   assert.equal(stack.canRedo, false);
   assert.deepEqual(stack.done.map((e) => e.opId), ["1", "6"]);
@@ -54,9 +54,22 @@ test("a toast's Undo undoes its own edit, not the last; a rejected edit or undo 
   stack.edited("3", "Rename of Stage");
   assert.equal(stack.rejected("3"), null, "a plain edit");
   assert.deepEqual(stack.done.map((e) => e.opId), ["2"]);
-  stack.sent("undo", "4", /** @type {any} */ (stack.takeUndo()));
+  stack.sent("undo", "4", /** @type {any} */ (stack.takeUndo()), 3);
   assert.equal(stack.rejected("4")?.kind, "undo");
   assert.equal(stack.canUndo || stack.canRedo, false);
+});
+
+test("an undo acked at a revision the page already had changed nothing: there is nothing to redo", () => {
+  const stack = new UndoStack();
+  stack.edited("1", "Rename of Keynote");
+  stack.sent("undo", "2", /** @type {any} */ (stack.takeUndo()), 5);
+  assert.equal(stack.acked("2", 5)?.changed, false);
+  assert.equal(stack.canRedo || stack.canUndo, false);
+  // A newer revision is the undo's own.
+  stack.edited("3", "Rename of Q&A");
+  stack.sent("undo", "4", /** @type {any} */ (stack.takeUndo()), 6);
+  assert.equal(stack.acked("4", 7)?.changed, true);
+  assert.equal(stack.canRedo, true);
 });
 
 test("the stack keeps the server's depth of edits, oldest forgotten first", () => {
@@ -75,7 +88,17 @@ test("an edit in words names what it touched as it was before the edit", () => {
   assert.ok(isDestructive([{ op: "resetTimer", id: "k" }]) && isDestructive([{ op: "deleteTimer", id: "k" }]));
   assert.ok(!isDestructive([{ op: "updateTimer", id: "k", title: "x" }]));
   assert.equal(undoneText("Reset of Keynote", "undo"), "Reset of Keynote undone");
-  assert.match(undoneText("Rename of Stage", "undo", [{ id: "s", field: "title" }]), /^Rename of Stage undone, except .*\(title\)/);
+  const titleOf = (/** @type {string} */ id) => b.timers.get(id)?.title ?? b.sections.get(id)?.title;
+  assert.equal(undoneText("Rename of Stage", "undo", { changed: false, skipped: [{ id: "s", field: "title" }], titleOf }),
+    "Rename of Stage could not be undone: someone else changed it since.");
+  assert.equal(undoneText("Adding Keynote", "redo", { changed: false }), "Adding Keynote could not be redone: someone else changed it since.");
+  // What was left is named as the user knows it: a whole item by kind and title, a length once.
+  assert.equal(undoneText("Adding Stage", "undo", { skipped: [{ id: "k", field: "timer" }, { id: "s", field: "section" }], titleOf }),
+    "Adding Stage undone, but not the timer Keynote and the section Stage: someone else changed them since.");
+  assert.equal(undoneText("Length of Keynote", "undo", { skipped: [{ id: "k", field: "minutes" }, { id: "k", field: "seconds" }], titleOf }),
+    "Length of Keynote undone, but not the length of Keynote: someone else changed it since.");
+  assert.equal(undoneText("Delete of Stage", "undo", { skipped: [{ id: "gone", field: "timer" }], titleOf }),
+    "Delete of Stage undone, but not a timer: someone else changed it since.");
 });
 
 test("a history entry in words, and what it deleted put back with its id and place", () => {

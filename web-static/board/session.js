@@ -104,7 +104,11 @@ export class BoardSession {
     this.view.onDropped = (ids) => this.countdowns.detach(ids);
     // This page's own edits, undone and redone through the server (board/undo.js).
     this.undo = new UndoController({
-      session: { send: (ops) => this.edit(ops, { remember: false }), toast: (text) => status.toast(text), toasts: status.toasts },
+      session: {
+        send: (ops) => this.edit(ops, { remember: false }), toast: (text) => status.toast(text), toasts: status.toasts,
+        rev: () => this.store.rev ?? -1,
+        titleOf: (id) => (this.store.displayed.timers.get(id) ?? this.store.displayed.sections.get(id))?.title,
+      },
       buttons: elements.undoButtons ?? [], toastMs: TOAST_MS,
     });
   }

@@ -15,9 +15,9 @@ import { UndoStack } from "../model/undo_stack.js";
 /** @typedef {import("../wire/protocol.js").Op} Op */
 /** @typedef {import("../model/board.js").BoardReader} BoardReader */
 /**
- * What undo needs of its session: to send an edit that is not itself remembered (an undo), and
- * to say something.
- * @typedef {{send(ops: Op[]): string, toast(text: string): void, toasts: HTMLElement}} UndoSession
+ * What undo needs of its session: to send an edit that is not itself remembered (an undo), to
+ * say something, the revision the page has applied, and what an id names now.
+ * @typedef {{send(ops: Op[]): string, toast(text: string): void, toasts: HTMLElement, rev(): number, titleOf(id: string): string | undefined}} UndoSession
  */
 
 export class UndoController {
@@ -46,7 +46,7 @@ export class UndoController {
   undo(opId) {
     const entry = this.stack.takeUndo(opId);
     if (!entry) return this.session.toast(UNDO_WORDS.nothingToUndo);
-    this.stack.sent("undo", this.session.send([protocol.undo(entry.opId)]), entry);
+    this.stack.sent("undo", this.session.send([protocol.undo(entry.opId)]), entry, this.session.rev());
     this.#render();
   }
 
@@ -54,15 +54,15 @@ export class UndoController {
   redo() {
     const entry = this.stack.takeRedo();
     if (!entry) return this.session.toast(UNDO_WORDS.nothingToRedo);
-    this.stack.sent("redo", this.session.send([protocol.undo(entry.opId)]), entry);
+    this.stack.sent("redo", this.session.send([protocol.undo(entry.opId)]), entry, this.session.rev());
     this.#render();
   }
 
-  /** The server acked an edit. @param {{opId: string, skipped?: {id?: string, field: string}[]}} ack */
-  acked({ opId, skipped }) {
-    const flight = this.stack.acked(opId);
+  /** The server acked an edit. @param {{opId: string, rev: number, skipped?: {id?: string, field: string}[]}} ack */
+  acked({ opId, rev, skipped }) {
+    const flight = this.stack.acked(opId, rev);
     if (!flight) return;
-    this.session.toast(undoneText(flight.entry.label, flight.kind, skipped));
+    this.session.toast(undoneText(flight.entry.label, flight.kind, { changed: flight.changed, skipped, titleOf: (id) => this.session.titleOf(id) }));
     this.#render();
   }
 

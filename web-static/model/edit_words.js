@@ -23,12 +23,39 @@ export const UNDO_WORDS = Object.freeze({
   undoTip: "Undo your last edit (Ctrl+Z)", redoTip: "Redo what you undid (Ctrl+Shift+Z)",
 });
 
-/** @param {string} label @param {"undo" | "redo"} kind @param {{id?: string, field: string}[]} [skipped] */
-export function undoneText(label, kind, skipped = []) {
-  const done = `${label} ${kind === "undo" ? "undone" : "redone"}`;
+/**
+ * What an undo (or redo) did: all of it, all but what someone else changed since (the ack's
+ * `skipped`, named as the user knows them: "the name of Soup", "the timer Pasta"), or nothing.
+ * @param {string} label @param {"undo" | "redo"} kind
+ * @param {{changed?: boolean, skipped?: {id?: string, field: string}[], titleOf?: (id: string) => string | undefined}} [outcome]
+ *   changed: false when it changed nothing; titleOf: an item's title now, if it is there
+ */
+export function undoneText(label, kind, { changed = true, skipped = [], titleOf = () => undefined } = {}) {
+  const verb = kind === "undo" ? "undone" : "redone";
+  if (!changed) return `${label} could not be ${verb}: someone else changed it since.`;
+  const done = `${label} ${verb}`;
   if (skipped.length === 0) return done;
-  const fields = [...new Set(skipped.map((s) => s.field))].join(", ");
-  return `${done}, except what someone else changed since (${fields}): that stays.`;
+  const parts = [...new Set(skipped.map((s) => skippedText(s, titleOf)))];
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `${done}, but not ${list}: someone else changed ${parts.length === 1 ? "it" : "them"} since.`;
+}
+
+/** The wire's field names (docs/protocol.md, "Undo") as a user knows them; minutes and seconds are one length. */
+const FIELD_WORDS = Object.freeze({
+  title: "name", minutes: "length", seconds: "length", run: "run", order: "place", sectionID: "section",
+  isExpanded: "collapsed or expanded state", warnAt: "warning", kind: "kind", startAt: "start time",
+  targetAt: "target time", finishAt: "finish time", sequence: "sequence setting", loop: "loop setting",
+  message: "screens' message", blackout: "blackout", timeZone: "time zone",
+});
+
+/** @param {{id?: string, field: string}} skipped @param {(id: string) => string | undefined} titleOf */
+function skippedText({ id, field }, titleOf) {
+  const title = id === undefined ? undefined : titleOf(id);
+  // A whole item: an added one not deleted, or a deleted one not put back (then gone: no title).
+  if (field === KIND.timer || field === KIND.section) return title === undefined ? `a ${field}` : `the ${field} ${title}`;
+  const words = /** @type {Record<string, string>} */ (FIELD_WORDS)[field] ?? field;
+  if (id === undefined) return `the ${words}`;
+  return title === undefined ? `a ${words}` : `the ${words} of ${title}`;
 }
 
 /** @param {string} label an undo the server refused (too old, or not ours) */

@@ -6,9 +6,14 @@
 //
 // An entry is remembered when its edit is sent, not when acked: the server applies a connection's
 // edits in order, so an undo sent after an edit always finds it. A rejected edit is forgotten.
+//
+// An undo that changed nothing (someone else changed all of it since) is acked with the board's
+// revision as it was, and the server keeps nothing to redo: it is not offered as a redo. The ack
+// does not say so; its revision does when it is one this page already had when it sent the undo.
+// (An undo acked later than that, changing nothing, cannot be told apart: its redo is refused.)
 
 /** @typedef {{opId: string, label: string}} Entry  an edit (or an undo, or a redo) and what it did, in words */
-/** @typedef {{kind: "undo" | "redo", entry: Entry}} InFlight */
+/** @typedef {{kind: "undo" | "redo", entry: Entry, rev: number}} InFlight  rev: the page's revision when it was sent */
 
 /** How many edits this page can undo: the server's `--undo-per-client` default. */
 export const UNDO_DEPTH = 100;
@@ -55,24 +60,31 @@ export class UndoStack {
     return this.undone.pop() ?? null;
   }
 
-  /** An undo (or redo) edit of `entry` went out as `opId`. @param {"undo" | "redo"} kind @param {string} opId @param {Entry} entry */
-  sent(kind, opId, entry) {
-    this.inFlight.set(opId, { kind, entry });
+  /**
+   * An undo (or redo) edit of `entry` went out as `opId`, when the page had applied revision `rev`.
+   * @param {"undo" | "redo"} kind @param {string} opId @param {Entry} entry @param {number} rev
+   */
+  sent(kind, opId, entry, rev) {
+    this.inFlight.set(opId, { kind, entry, rev });
   }
 
   /**
-   * The server acked edit `opId`. An undo, once in, can be redone (by undoing it); a redo can be
-   * undone again (by undoing the redo).
-   * @param {string} opId @returns {InFlight | null} what it was, when it was an undo or a redo
+   * The server acked edit `opId` at revision `rev`. An undo, once in, can be redone (by undoing
+   * it); a redo can be undone again (by undoing the redo). One that changed nothing can be neither.
+   * @param {string} opId @param {number} rev
+   * @returns {(InFlight & {changed: boolean}) | null} what it was, when it was an undo or a redo
    */
-  acked(opId) {
+  acked(opId, rev) {
     const flight = this.inFlight.get(opId);
     if (!flight) return null;
     this.inFlight.delete(opId);
+    // Had it changed anything, its revision would be newer than any the page had when it was sent.
+    const changed = rev > flight.rev;
+    if (!changed) return { ...flight, changed };
     const entry = { opId, label: flight.entry.label };
     if (flight.kind === "undo") this.undone.push(entry);
     else this.done.push(entry);
-    return flight;
+    return { ...flight, changed };
   }
 
   /**

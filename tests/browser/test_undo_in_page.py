@@ -3,11 +3,12 @@ and adjusts, and undoes each with Ctrl+Z, the Undo button or the Undo of a delet
 redoes. A reset running timer undone runs on from its own start, as the server's run says. The
 History panel names who did what in the board's time zone, puts back what someone else deleted,
 and downloads the report."""
+import re
 from datetime import datetime, timezone
 
 from playwright.sync_api import expect
 
-from conftest import add_section, add_timer, commit, converged, timer, toast, wait_synced
+from conftest import DESKTOP, add_section, add_timer, commit, converged, timer, toast, wait_live, wait_synced
 
 
 def blur(page):
@@ -105,6 +106,38 @@ def test_history_names_who_did_what_puts_back_another_persons_delete_and_downloa
     report = open(download.value.path(), encoding="utf-8").read()
     assert report.splitlines()[0].startswith("timer,section,planned_seconds")
     assert bob.errors == [] and ada.errors == []
+
+
+def test_history_names_a_deleted_timer_by_its_title_and_starts_with_the_boards_creation_in_its_zone(browser, server):
+    # A board made on the start page by a screen in Berlin: the page sets the board's zone over
+    # HTTP right after creating it.
+    context = browser.new_context(viewport=DESKTOP, timezone_id="Europe/Berlin")
+    context.add_init_script("localStorage.setItem('timerboard.name', 'Ada')")
+    ada = context.new_page()
+    ada.errors = []
+    ada.on("pageerror", lambda error: ada.errors.append(error))
+    ada.goto(server.http + "/")
+    ada.locator("form.new-board [name=title]").fill("Workshop")
+    ada.locator("form.new-board button[type=submit]").click()
+    ada.wait_for_url("**/b/**")
+    wait_live(ada)
+    add_section(ada, "Morning")
+    add_timer(ada, "Morning", "Warmup", 0, 1)
+    timer(ada, "Warmup").get_by_role("button", name="Start Warmup").click()
+    expect(timer(ada, "Warmup")).to_have_attribute("data-status", "finished")
+    timer(ada, "Warmup").get_by_role("button", name="Delete timer").click()
+    expect(timer(ada, "Warmup")).to_have_count(0)
+    wait_synced(ada)
+
+    ada.locator(".history-open").click()
+    at = r" at \d\d:\d\d:\d\d$"
+    # Newest first; the timer is gone, and each line still names it.
+    expect(ada.locator("#history-list .history-entry .history-text")).to_have_text([re.compile("^" + line + at) for line in [
+        "Ada deleted Warmup", "TimerBoard finished Warmup", "Ada started Warmup", "Ada added Warmup", "Ada added Morning",
+        "Board created in the time zone Europe/Berlin",
+    ]])
+    assert ada.errors == []
+    context.close()
 
 
 def test_an_undo_of_what_someone_else_changed_since_says_nothing_was_undone_and_offers_no_redo(user, server, board):

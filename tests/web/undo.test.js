@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { UndoStack } from "../../web-static/model/undo_stack.js";
-import { editLabel, historyAction, isDestructive, restorable, undoneText } from "../../web-static/model/edit_words.js";
+import { editLabel, historyAction, historyText, isDestructive, restorable, titlesBefore, undoneText } from "../../web-static/model/edit_words.js";
 import { restoreOps } from "../../web-static/model/restore.js";
 import { Board } from "../../web-static/model/board.js";
 import { undoKey } from "../../web-static/board/undo.js";
@@ -126,6 +126,27 @@ test("a history entry in words, and what it deleted put back with its id and pla
     { op: "addTimer", id: "t1", sectionID: "s1", title: "Tea", minutes: 3, seconds: 0, position: "last" },
   ]);
   assert.deepEqual(restoreOps(restorable({ ...deleted, replaced: [{ ...deleted.replaced[0], id: "k" }], changes: [{ delete: "timer", id: "k" }] }), b), [], "its id is in use again");
+});
+
+test("history lines name a deleted item by the title it had, and the maker's zone as the board's creation", () => {
+  // Newest first: the delete says what the timer was called before the older lines need it.
+  const entries = [
+    { rev: 6, time: 0, by: "Ada", changes: [{ delete: "timer", id: "w" }], replaced: [{ insert: "timer", id: "w", sectionID: "s", title: "Warm-up", minutes: 1, seconds: 0 }] },
+    { rev: 5, time: 0, by: "Ada", changes: [{ update: "timer", id: "w", title: "Warm-up" }], replaced: [{ update: "timer", id: "w", title: "Warmup" }] },
+    { rev: 4, time: 0, by: null, changes: [{ update: "timer", id: "w", run: { status: "finished", elapsed: 1000 } }] },
+    { rev: 1, time: 0, by: "HTTP", changes: [{ update: "board", timeZone: "Europe/Berlin" }], replaced: [{ update: "board", timeZone: "UTC" }] },
+  ];
+  /** @type {Map<string, string>} */
+  const titles = new Map();
+  const lines = entries.map((entry) => {
+    const line = historyText(entry, (id) => titles.get(id));
+    for (const [id, title] of titlesBefore(entry)) titles.set(id, title);
+    return line;
+  });
+  assert.deepEqual(lines, ["Ada deleted Warm-up", "Ada renamed Warmup to Warm-up", "TimerBoard finished Warmup", "Board created in the time zone Europe/Berlin"]);
+  // Any other zone change over HTTP is HTTP's.
+  assert.equal(historyText({ ...entries[3], rev: 9 }, () => undefined), "HTTP set the time zone to Europe/Berlin");
+  assert.equal(historyText({ ...entries[3], by: "Ada" }, () => undefined), "Ada set the time zone to Europe/Berlin");
 });
 
 test("Ctrl+Z and Ctrl+Shift+Z are the page's outside text fields, the browser's inside them", () => {

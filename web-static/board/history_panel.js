@@ -9,16 +9,13 @@
 // .history-restore), .history-more, .history-report, #history-status.
 
 import { h } from "../dom/kit.js";
-import { historyAction, restorable } from "../model/edit_words.js";
+import { historyText, restorable, titlesBefore } from "../model/edit_words.js";
 import { restoreOps } from "../model/restore.js";
 import { boardZone, formatWallTime } from "../model/wall_clock.js";
 
 /** @typedef {import("../model/edit_words.js").HistoryEntry} HistoryEntry */
 /** @typedef {import("./session.js").BoardSession} BoardSession */
 /** @typedef {import("../wire/api.js").BoardApi} BoardApi */
-
-/** Who did what the server did by itself (a timer running out, a scheduled start). */
-const SERVER_NAME = "TimerBoard";
 
 export class HistoryPanel {
   /** @param {{dialog: HTMLDialogElement, session: BoardSession, api: BoardApi}} options */
@@ -33,6 +30,8 @@ export class HistoryPanel {
     this.entries = new Map();
     /** @type {number | null} where the next page starts */
     this.next = null;
+    /** @type {Map<string, string>} the title each item had just before the oldest entry shown, from the entries' `replaced` */
+    this.titles = new Map();
   }
 
   /** Opens the dialog on the newest changes (read afresh each time). */
@@ -40,6 +39,7 @@ export class HistoryPanel {
     if (!this.dialog.open) this.dialog.showModal();
     this.list.replaceChildren();
     this.entries.clear();
+    this.titles.clear();
     await this.load(null);
   }
 
@@ -67,8 +67,10 @@ export class HistoryPanel {
     this.entries.set(entry.rev, entry);
     const doc = this.dialog.ownerDocument;
     const board = this.session.displayed;
-    const titleOf = (/** @type {string} */ id) => board.timers.get(id)?.title ?? board.sections.get(id)?.title;
-    const text = `${entry.by ?? SERVER_NAME} ${historyAction(entry, titleOf)} at ${formatWallTime(entry.time, boardZone(board.display))}`;
+    // An item on the board by its title now; one deleted since by the title it had then.
+    const titleOf = (/** @type {string} */ id) => board.timers.get(id)?.title ?? board.sections.get(id)?.title ?? this.titles.get(id);
+    const text = `${historyText(entry, titleOf)} at ${formatWallTime(entry.time, boardZone(board.display))}`;
+    for (const [id, title] of titlesBefore(entry)) this.titles.set(id, title);
     const deleted = restorable(entry);
     const canRestore = this.session.role !== "view" && deleted.sections.length + deleted.timers.length > 0;
     this.list.append(h(doc, "li", { class: "history-entry", "data-rev": String(entry.rev) }, [

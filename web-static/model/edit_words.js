@@ -110,6 +110,41 @@ function updateNoun(op) {
  *   as GET /api/boards/ID/history sends it: changes and replaced in the wire's flat shape
  */
 
+/** Who did what the server did by itself (a timer running out, a scheduled start). */
+export const SERVER_NAME = "TimerBoard";
+/** The history's `by` of an edit made over HTTP (docs/protocol.md, "history"). */
+const HTTP_AUTHOR = "HTTP";
+
+/**
+ * One line of the history, without its time: "Ada reset Keynote", "TimerBoard finished Tea".
+ * @param {HistoryEntry} entry @param {(id: string) => string | undefined} titleOf an item's title, if known
+ */
+export function historyText(entry, titleOf) {
+  if (isMakersZone(entry)) return `Board created in the time zone ${entry.changes[0].timeZone}`;
+  return `${entry.by ?? SERVER_NAME} ${historyAction(entry, titleOf)}`;
+}
+
+/**
+ * The start page sets a new board's zone over HTTP right after creating it (pages/start.js), so
+ * a board's first change, over HTTP, setting only its zone, is its maker's: part of making it.
+ * @param {HistoryEntry} entry
+ */
+function isMakersZone({ rev, by, changes }) {
+  const change = changes[0];
+  return rev === 1 && by === HTTP_AUTHOR && changes.length === 1 && change[CHANGE.update] === BOARD_CHANGE &&
+    typeof change.timeZone === "string" && Object.keys(change).length === 2;
+}
+
+/**
+ * The titles items had just before `entry` ([id, title] pairs from its `replaced`: a deleted
+ * item's whole insert, a renamed one's old title). The history is read newest first, so what
+ * these say names an item in the older entries, after it is gone.
+ * @param {HistoryEntry} entry @returns {[string, string][]}
+ */
+export function titlesBefore(entry) {
+  return (entry.replaced ?? []).filter((r) => typeof r.id === "string" && typeof r.title === "string").map((r) => [r.id, r.title]);
+}
+
 /**
  * What one entry of the history did, as a verb phrase with its object ("reset Keynote",
  * "deleted the section Prep", "renamed Tea to Green tea").

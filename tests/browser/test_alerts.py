@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import add_section, add_timer, timer
+from conftest import add_section, add_timer, timer, wait_live
 
 WATCH_NOTIFICATIONS = """(() => {
     const Real = window.Notification;
@@ -108,3 +108,26 @@ def test_notify_me_asks_for_permission_only_when_pressed(user_with_script):
     expected = {"granted": "on", "denied": "denied", "default": "default"}[state]
     expect(notify).to_have_attribute("data-state", expected)
     assert a.errors == []
+
+
+def test_a_viewer_can_ask_to_be_notified_when_a_timer_finishes(user, server):
+    # A kitchen's wall screen on the view link: the notification is this device's own and sends nothing.
+    viewer = user("Wall", role="view")
+    editor = user("Bob")
+    viewer.context.add_init_script(WATCH_NOTIFICATIONS)
+    viewer.reload()
+    wait_live(viewer)
+    notify = viewer.locator("#notify-toggle")
+    expect(notify).to_be_visible()
+    viewer.context.grant_permissions(["notifications"], origin=server.http)
+    notify.click()
+    expect(notify).to_have_attribute("data-state", "on")
+
+    add_section(editor, "Kitchen")
+    add_timer(editor, "Kitchen", "Eggs", 0, 1)
+    viewer.evaluate(SET_HIDDEN, True)
+    timer(editor, "Eggs").locator(".timer-toggle").click()
+    expect(timer(viewer, "Eggs")).to_have_attribute("data-status", "finished")
+    viewer.wait_for_function("() => window.__notifications.length === 1")
+    assert viewer.evaluate("window.__notifications[0].title") == "“Eggs” is done"
+    assert viewer.errors == [] and editor.errors == []

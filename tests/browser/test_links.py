@@ -111,8 +111,9 @@ def test_view_only_board_follows_live_and_edits_nothing(user, browser, server, b
     expect(viewer.locator("#role-badge")).to_have_text("View only")
     expect(viewer.locator("#role-badge")).to_be_visible()
     assert viewer.evaluate("window.timerboard.session.role") == "view"
-    # History reads what happened (any role may); it puts nothing back for a viewer.
-    assert sorted(set(viewer.evaluate(VISIBLE_CONTROLS))) == ["#sound-toggle", "#user-name", ".button.share-open", ".button.toggle.history-open", "read-only field"]
+    # History reads what happened (any role may); it puts nothing back for a viewer. Sound and
+    # Notify me are this device's own.
+    assert sorted(set(viewer.evaluate(VISIBLE_CONTROLS))) == ["#notify-toggle", "#sound-toggle", "#user-name", ".button.share-open", ".button.toggle.history-open", "read-only field"]
     expect(editor.locator("#role-badge")).to_be_hidden()
 
     # It follows the board live, and its timers count down.

@@ -198,8 +198,13 @@ def test_an_unknown_op_is_unknown_op_even_without_an_id(server):
     client.close()
 
 
-# hello: "Must be the first message, and is sent once".
+# hello: "Must be the first message, and is sent once"; `protocol` must be 1.
 def test_a_second_hello_is_refused_and_the_first_client_id_and_name_stay(server):
+    other = RawClient(server.port, None)
+    other.send({"type": "hello", "protocol": 2, "clientId": "from-the-future"})
+    answer = other.until("error")
+    assert answer["code"] == "version_mismatch", answer
+    other.close()
     board = server.create_board("Hello once")
     client = joined(server, board, "first-client")
     client.send({"type": "hello", "protocol": 1, "clientId": "second-client", "name": "Impostor"})

@@ -85,7 +85,7 @@ def test_a_timer_that_finishes_while_the_tab_is_hidden_notifies_and_names_it_in_
     notify.click()
     expect(notify).to_have_attribute("data-state", "off")
     timer(b, "Tea").locator(".timer-reset").click()
-    expect(a).to_have_title("Kitchen · TimerBoard")
+    expect(a).to_have_title("Kitchen — TimerBoard")
     a.evaluate(SET_HIDDEN, True)
     timer(b, "Eggs").locator(".timer-toggle").click()
     expect(timer(a, "Eggs")).to_have_attribute("data-status", "running")
@@ -131,3 +131,16 @@ def test_a_viewer_can_ask_to_be_notified_when_a_timer_finishes(user, server):
     viewer.wait_for_function("() => window.__notifications.length === 1")
     assert viewer.evaluate("window.__notifications[0].title") == "“Eggs” is done"
     assert viewer.errors == [] and editor.errors == []
+
+
+def test_the_tab_title_names_what_it_shows_then_timerboard_the_same_way_in_every_state(user):
+    ada = user("Ada")
+    add_section(ada, "Stove")
+    add_timer(ada, "Stove", "Eggs", 5, 0)
+    # The board "Kitchen", idle; then its nearest running timer.
+    expect(ada).to_have_title("Kitchen — TimerBoard")
+    timer(ada, "Eggs").locator(".timer-toggle").click()
+    expect(ada).to_have_title(re.compile(r"^4:\d\d Eggs — TimerBoard$"))
+    timer(ada, "Eggs").locator(".timer-reset").click()
+    expect(ada).to_have_title("Kitchen — TimerBoard")
+    assert ada.errors == []

@@ -163,7 +163,7 @@ def test_owner_renames_the_board_for_everyone(user, server, board, screenshot):
 
     for page in (owner, editor):
         expect(page.get_by_role("heading", level=1)).to_have_text("Kitchen, Saturday")
-        expect(page).to_have_title("Kitchen, Saturday · TimerBoard")
+        expect(page).to_have_title("Kitchen, Saturday — TimerBoard")
     # The list of boards this browser opened keeps the new title.
     editor.wait_for_function("""() => JSON.parse(localStorage.getItem('timerboard.boards'))
         .some(b => b.title === 'Kitchen, Saturday')""")

@@ -76,7 +76,7 @@ describe("tab title (tab_title.js)", () => {
     assert.equal(tabTitleText({ board: "Kitchen", finished: [], nearest: eggs, now: T0 + 1000 }), "4:59 Eggs — TimerBoard");
     assert.equal(tabTitleText({ board: "Kitchen", finished: ["Eggs"], nearest: rice, now: T0 }), "⏰ Eggs done — TimerBoard");
     assert.equal(tabTitleText({ board: "Kitchen", finished: ["Eggs", "Rice"], nearest: null, now: T0 }), "⏰ Eggs, Rice done — TimerBoard");
-    assert.equal(tabTitleText({ board: "Kitchen", finished: [], nearest: null, now: T0 }), "Kitchen · TimerBoard");
+    assert.equal(tabTitleText({ board: "Kitchen", finished: [], nearest: null, now: T0 }), "Kitchen — TimerBoard");
   });
 
   test("TabTitle writes the document's title only when it changes, and forgets what finished once seen", () => {
@@ -92,13 +92,13 @@ describe("tab title (tab_title.js)", () => {
     tab.finishedWhileHidden("Eggs");
     tab.seen();
     tab.update(null, T0 + 2000);
-    assert.deepEqual(writes, ["Kitchen · TimerBoard", "4:59 Eggs — TimerBoard", "⏰ Eggs done — TimerBoard", "4:59 Eggs — TimerBoard", "Kitchen · TimerBoard"]);
+    assert.deepEqual(writes, ["Kitchen — TimerBoard", "4:59 Eggs — TimerBoard", "⏰ Eggs done — TimerBoard", "4:59 Eggs — TimerBoard", "Kitchen — TimerBoard"]);
     // The board ended: its page's title stays, whatever still ticks.
     tab.freeze();
-    doc.title = "This board was deleted · TimerBoard";
+    doc.title = "This board was deleted — TimerBoard";
     tab.update(eggs, T0 + 3000);
     tab.finishedWhileHidden("Eggs");
-    assert.equal(doc.title, "This board was deleted · TimerBoard");
+    assert.equal(doc.title, "This board was deleted — TimerBoard");
   });
 });
 

@@ -2,7 +2,7 @@
 // The tab's title (issue 18, "Alerts that reach you"): what finished while the tab was hidden
 // ("⏰ Eggs done — TimerBoard") until the tab is seen again; else, while timers run, the nearest
 // one ("4:59 Eggs — TimerBoard"), redrawn by the countdown tick that already runs; else the
-// board's name. The text is pure (`tabTitleText`); `TabTitle` only writes it when it changes.
+// board's name ("Kitchen — TimerBoard"). The text is pure (`tabTitleText`); `TabTitle` only writes it when it changes.
 
 import { RUN } from "../wire/constants.js";
 import { TAB_TITLE } from "../model/sentences.js";

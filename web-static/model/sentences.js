@@ -171,16 +171,19 @@ export const SYNC_WORDS = Object.freeze({
   off: (name, ms) => `${name === null ? "Your" : `${name}'s`} screen is off by up to ±${ms} ms`,
 });
 
+/** The app's name after what a tab shows, the same way in every state: "Kitchen — TimerBoard". */
+const inTab = (/** @type {string} */ what) => `${what} — TimerBoard`;
+
 /** What the tab's title says: what finished while it was hidden, the nearest timer, or the board. */
 export const TAB_TITLE = Object.freeze({
   /** @param {string[]} titles */
-  finished: (titles) => `⏰ ${titles.join(", ")} done — TimerBoard`,
+  finished: (titles) => inTab(`⏰ ${titles.join(", ")} done`),
   /** @param {string} countdown @param {string} title */
-  running: (countdown, title) => `${countdown} ${title} — TimerBoard`,
+  running: (countdown, title) => inTab(`${countdown} ${title}`),
   /** @param {string} board */
-  board: (board) => `${board} · TimerBoard`,
+  board: (board) => inTab(board),
   /** @param {string} title an ended page's */
-  ended: (title) => `${title} · TimerBoard`,
+  ended: (title) => inTab(title),
 });
 
 /** What someone editing an item is shown as: the item's title, quoted. @param {string} title */

@@ -13,6 +13,8 @@ struct HeadRequestResponder<Base: HTTPResponder>: HTTPResponder {
         guard request.method == .head, !request.uri.path.hasSuffix("/events") else { return try await base.respond(to: request, context: context) }
         var head = request.head
         head.method = .get
+        // Only a GET's range counts (RFC 9110 14.2): a HEAD is told the whole file's headers.
+        head.headerFields[.range] = nil
         let response = try await base.respond(to: Request(head: head, body: request.body), context: context)
         // The headers keep the GET's length (RFC 9110 9.3.2); only the body goes.
         return Response(status: response.status, headers: response.headers, body: ResponseBody())

@@ -23,4 +23,6 @@ def test_a_taken_port_ends_the_server_with_a_clear_error(tmp_path):
     assert "Address already in use" in output or "address already in use" in output.lower(), output[-2000:]
     assert f"another process listens on 127.0.0.1 port {port}" in output, "the message names the address"
     assert "closing the store failed" not in output, "a start that failed still closes its store"
+    # Nothing was serving: no drain to announce, no boards to have failed to load.
+    assert "draining" not in output and "could not load the boards" not in output, output[-2000:]
     assert output.count("could not read the webhook outbox") <= 1, output[-2000:]

@@ -12,6 +12,8 @@ struct RoomsService: Service {
         do {
             let loaded = try await registry.loadBoardsWithWebhooks()
             if loaded > 0 { logger.info("loaded the boards with webhooks", metadata: ["tb.boards": "\(loaded)"]) }
+        } catch is CancellationError {
+            // The start failed (a taken port, say) before the boards were loaded: nothing to tell.
         } catch {
             logger.error("could not load the boards with webhooks; each loads on its next use", metadata: ["tb.error": "\(error)"])
         }

@@ -13,6 +13,8 @@ struct DrainService: Service {
     func run() async throws {
         // Throws only when the group is cancelled, which ends this service all the same.
         try? await gracefulShutdown()
+        // Cancelled, not told to stop: the server failed (a taken port), and there is nothing to drain.
+        guard !Task.isCancelled else { return }
         readiness.startDraining()
         logger.notice(
             "draining: /ready answers 503 from now on",

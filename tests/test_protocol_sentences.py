@@ -246,3 +246,9 @@ def test_head_answers_every_get_route_with_its_headers_and_no_body(server):
         assert head.getheader("Content-Length") == str(len(body)), (path, head.getheader("Content-Length"), len(body))
         assert head.getheader("Content-Type") == got.getheader("Content-Type"), path
         connection.close()
+    # A HEAD opens nothing a GET would not: a wrong secret reads as no board, with no body.
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("HEAD", f"/api/boards/{board}", headers={"Authorization": "Bearer not-a-secret-0123456789"})
+    refused = connection.getresponse()
+    assert (refused.status, refused.read()) == (404, b"")
+    connection.close()

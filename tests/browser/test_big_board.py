@@ -131,7 +131,7 @@ def test_the_first_render_builds_a_screenful_and_the_rest_of_the_section_follows
     page = context.new_page()
     page.goto(server.http + board_path(board, "edit"))
     page.wait_for_function("() => window.__firstRender !== undefined")
-    # The rows one screen can show (board/view.js: ROW_HEIGHT), not the whole first section.
+    # The rows one screen can show (board/nearby.js: ROW_HEIGHT), not the whole first section.
     screenful = page.evaluate("() => Math.ceil(screen.availHeight / 52) + 1")
     assert page.evaluate("() => window.__firstRender") == screenful < TIMERS
     # The rest come right after the first frame, in their places.

@@ -110,3 +110,23 @@ export function commitField(input, session) {
   if ("same" in intent) return setFieldValue(input, intent.same);
   if (intent.ops.length) session.edit(intent.ops);
 }
+
+/**
+ * Whether the user typed into `input` what was not sent: a field of the board changed from what it
+ * shows, or a field of an add form (a section's "Add a timer…") that is not empty.
+ * @param {HTMLInputElement} input
+ */
+export function holdsUnsentText(input) {
+  if (input.dataset.field) return isDirty(/** @type {FieldInput} */ (input));
+  return input.closest("form") !== null && input.value !== "";
+}
+
+/**
+ * A view link's page shows the board's fields read-only (its edit buttons are hidden by style.css).
+ * @param {HTMLElement} root a section, a timer or the whole board @param {boolean} readOnly
+ */
+export function setFieldsReadOnly(root, readOnly) {
+  for (const input of root.querySelectorAll("input[data-field]")) {
+    if (/** @type {HTMLInputElement} */ (input).readOnly !== readOnly) /** @type {HTMLInputElement} */ (input).readOnly = readOnly;
+  }
+}

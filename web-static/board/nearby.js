@@ -7,6 +7,21 @@
 // most BUILD_SLICE new rows to style and lay out, whatever the speed of the scroll. What building
 // and dropping do to the DOM is the board view's (view.js): this decides when, and for which section.
 
+/** A board up to this many timers is built whole at once; a bigger one builds a screenful first. */
+export const BUILD_AT_ONCE = 300;
+/**
+ * How many timers the first render of a big board builds when the screen's height is not known: a
+ * tall screen's worth. Otherwise it builds the rows one screen can show (ROW_HEIGHT each), the last
+ * section cut where the screen ends; the rest, below, is built in slices right after the first
+ * frame. Whole sections made the first frame of a 2,000-timer board lay out 40 rows for a screen
+ * that shows 13 (docs/performance.md).
+ */
+export const BUILD_FIRST = 30;
+/**
+ * A one-line timer row's height in px (style.css: --row-height), to count the rows a screen shows
+ * at the first render (view.js): narrow windows have taller rows, and then more are built than show.
+ */
+export const ROW_HEIGHT = 52;
 /** How far from the screen a section's timers are built, so they are there before they show. */
 export const BUILD_MARGIN = "1500px 0px";
 /**

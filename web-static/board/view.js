@@ -15,31 +15,17 @@ import { orderedSections, orderedTimers, timersBySection } from "../model/board.
 import { formatField } from "../model/fields.js";
 import { compareByOrder } from "../model/order.js";
 import { placeElement } from "../dom/kit.js";
-import { fieldOf, isDirty, setFieldValue } from "./field.js";
-import { NearbyRows } from "./nearby.js";
+import { fieldOf, holdsUnsentText, setFieldValue, setFieldsReadOnly } from "./field.js";
+import { BUILD_AT_ONCE, BUILD_FIRST, NearbyRows, ROW_HEIGHT } from "./nearby.js";
 import { bodyOf, createSectionElement, setExpanded, timerListOf } from "./section_element.js";
 import { TIMER_FIELDS, createTimerElement } from "./timer_row.js";
 
-export { BUILD_MARGIN, BUILD_SLICE, DROP_MARGIN } from "./nearby.js";
+export { BUILD_AT_ONCE, BUILD_FIRST, BUILD_MARGIN, BUILD_SLICE, DROP_MARGIN, ROW_HEIGHT } from "./nearby.js";
 
 /** @typedef {import("../model/board.js").BoardReader} Board */
 /** @typedef {import("./field.js").FieldInput} FieldInput */
 /** @typedef {import("../wire/protocol.js").Section} Section */
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
-
-/** A board up to this many timers is built whole at once; a bigger one builds a screenful first. */
-export const BUILD_AT_ONCE = 300;
-/**
- * How many timers the first render of a big board builds when the screen's height is not known: a
- * tall screen's worth. Otherwise it builds the rows one screen can show (ROW_HEIGHT each), the last
- * section cut where the screen ends; the rest, below, is built in slices right after the first
- * frame. Whole sections made the first frame of a 2,000-timer board lay out 40 rows for a screen
- * that shows 13 (docs/performance.md).
- */
-export const BUILD_FIRST = 30;
-/** A one-line timer row's height in px (style.css: --row-height), to count the rows a screen shows:
- * narrow windows have taller rows, and then more are built than show. */
-export const ROW_HEIGHT = 52;
 
 export class BoardView {
   /**
@@ -398,25 +384,5 @@ export class BoardView {
     }
     this.deferredCollapse.delete(id);
     if (element.dataset.expanded !== String(expanded)) setExpanded(element, expanded);
-  }
-}
-
-/**
- * Whether the user typed into `input` what was not sent: a field of the board changed from what it
- * shows, or a field of an add form (a section's "Add a timer…") that is not empty.
- * @param {HTMLInputElement} input
- */
-function holdsUnsentText(input) {
-  if (input.dataset.field) return isDirty(/** @type {FieldInput} */ (input));
-  return input.closest("form") !== null && input.value !== "";
-}
-
-/**
- * A view link's page shows the board's fields read-only (its edit buttons are hidden by style.css).
- * @param {HTMLElement} root a section, a timer or the whole board @param {boolean} readOnly
- */
-function setFieldsReadOnly(root, readOnly) {
-  for (const input of root.querySelectorAll("input[data-field]")) {
-    if (/** @type {HTMLInputElement} */ (input).readOnly !== readOnly) /** @type {HTMLInputElement} */ (input).readOnly = readOnly;
   }
 }

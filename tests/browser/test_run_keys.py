@@ -7,16 +7,21 @@ from playwright.sync_api import expect
 from conftest import add_section, add_timer, section, timer, wait_synced
 
 
+def sequence_of(a, name, timers):
+    """Adds section `name` with `timers` ((title, seconds), ...), makes it a sequence, and clicks
+    away from any field or button so the keys are the board's. Returns the keyboard."""
+    add_section(a, name)
+    for title, seconds in timers:
+        add_timer(a, name, title, seconds // 60, seconds % 60)
+    section(a, name).locator(".section-sequence").click()
+    wait_synced(a)
+    a.locator("#board-title").click()
+    return a.keyboard
+
+
 def test_run_keys_select_start_adjust_and_skip(user, server, board):
     a = user("Ada")
-    add_section(a, "Rounds")
-    add_timer(a, "Rounds", "Round 1", 5, 0)
-    add_timer(a, "Rounds", "Round 2", 5, 0)
-    section(a, "Rounds").locator(".section-sequence").click()
-    wait_synced(a)
-    # Away from any field or button: the keys are the board's.
-    a.locator("#board-title").click()
-    keys = a.keyboard
+    keys = sequence_of(a, "Rounds", (("Round 1", 300), ("Round 2", 300)))
 
     keys.press("ArrowDown")
     expect(timer(a, "Round 1")).to_have_attribute("data-selected", "true")
@@ -72,13 +77,7 @@ def test_the_selection_follows_a_sequence_that_moves_on(user, board):
     # QA: after N (or Skip, or a hand-over) the selection stayed on the timer that had run, so the
     # next Space, meant as "pause", started that one again and two timers of the sequence ran.
     a = user("Ada")
-    add_section(a, "Talks")
-    for title, seconds in (("Talk 1", 300), ("Talk 2", 300), ("Talk 3", 1), ("Talk 4", 300)):
-        add_timer(a, "Talks", title, seconds // 60, seconds % 60)
-    section(a, "Talks").locator(".section-sequence").click()
-    wait_synced(a)
-    a.locator("#board-title").click()
-    keys = a.keyboard
+    keys = sequence_of(a, "Talks", (("Talk 1", 300), ("Talk 2", 300), ("Talk 3", 1), ("Talk 4", 300)))
     keys.press("ArrowDown")
     keys.press(" ")
     expect(timer(a, "Talk 1")).to_have_attribute("data-status", "running")

@@ -16,27 +16,29 @@ struct FieldReader {
     /// Where this object sits in the message, for error messages ("ops[2]"); empty at the top.
     let path: String
     let origin: Origin
-    /// The keys asked for so far, for `refuseKeysNotRead`.
-    private let keysRead = KeysRead()
+    /// The keys asked for so far, for `refuseKeysNotRead`; nil unless the reader was made to
+    /// refuse unknown keys (an operation), so every other object is read without the bookkeeping.
+    private let keysRead: KeysRead?
 
     private final class KeysRead {
         var keys: Set<String> = []
     }
 
-    init(_ value: JSONValue, path: String = "", origin: Origin = .wire) throws(ProtocolError) {
+    init(_ value: JSONValue, path: String = "", origin: Origin = .wire, refusingUnknownKeys: Bool = false) throws(ProtocolError) {
         guard case .object(let fields) = value else {
             throw ProtocolError(.badMessage, "\(path.isEmpty ? "the message" : path) must be a JSON object")
         }
         self.fields = fields
         self.path = path
         self.origin = origin
+        keysRead = refusingUnknownKeys ? KeysRead() : nil
     }
 
     func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// The value, or nil when the key is absent or null.
     func value(_ key: String) -> JSONValue? {
-        keysRead.keys.insert(key)
+        keysRead?.keys.insert(key)
         return switch fields[key] {
         case nil, .null?: nil
         case let value?: value
@@ -45,13 +47,14 @@ struct FieldReader {
 
     /// The field as written, null included: for the fields where null means "cleared".
     func written(_ key: String) -> JSONValue? {
-        keysRead.keys.insert(key)
+        keysRead?.keys.insert(key)
         return fields[key]
     }
 
     /// Refuses a field nothing read: a typo (`titel`) or another operation's field
     /// (`sectionID` in `updateTimer`) would otherwise be dropped unseen and the edit acked.
     func refuseKeysNotRead() throws(ProtocolError) {
+        guard let keysRead else { preconditionFailure("a FieldReader made without refusingUnknownKeys") }
         guard let unknown = fields.keys.filter({ !keysRead.keys.contains($0) }).min() else { return }
         let known = keysRead.keys.sorted().joined(separator: ", ")
         throw ProtocolError(.badMessage, "\(name(unknown)) is not a field here; the fields are \(known)")

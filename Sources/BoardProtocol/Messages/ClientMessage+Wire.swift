@@ -114,7 +114,7 @@ extension ClientMessage {
         guard items.count == 1 else {
             throw ProtocolError(.badMessage, "an undo goes alone in its edit: send the other operations in an edit of their own", opIndex: index)
         }
-        let undo = try FieldReader(items[index], path: "ops[0]")
+        let undo = try FieldReader(items[index], path: "ops[0]", refusingUnknownKeys: true)
         _ = undo.value("op")
         let target = try undo.string("opId")
         do throws(ProtocolError) {

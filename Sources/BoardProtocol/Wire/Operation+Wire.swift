@@ -34,7 +34,7 @@ enum OperationName {
 extension BoardOperation {
     /// An operation as a client sent it; a field the operation does not take is `bad_message`.
     init(wire value: JSONValue, path: String) throws(ProtocolError) {
-        let reader = try FieldReader(value, path: path)
+        let reader = try FieldReader(value, path: path, refusingUnknownKeys: true)
         self = try Self.read(reader)
         try reader.refuseKeysNotRead()
     }

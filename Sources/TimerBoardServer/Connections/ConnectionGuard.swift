@@ -277,10 +277,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .http(let requestsInProgress) = phase else { return context.write(data, promise: promise) }
-        if case .head(let head) = unwrapOutboundIn(data) {
+        let part = unwrapOutboundIn(data)
+        if case .head(let head) = part {
             answeringEventStream = head.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true
         }
-        switch unwrapOutboundIn(data) {
+        switch part {
         case .head(var head) where closeAfterResponse:
             responseInProgress = true
             head.headers.replaceOrAdd(name: "Connection", value: "close")

@@ -59,14 +59,16 @@ final class PostgresPool: Sendable {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: limit)
+                // Never throws: a cancelled call must end with what the lease says (nothing sent,
+                // or a statement that may still complete), not with the timer's cancellation.
+                try? await Task.sleep(for: limit)
                 return nil
             }
             defer { group.cancelAll() }
             while let outcome = try await group.next() {
                 if let result = outcome { return result }
-                // The wait is over; a call that has its connection goes on.
-                guard gotConnection.isSet else {
+                // The wait is over; a call that has its connection, or was cancelled, hears from the lease.
+                guard gotConnection.isSet || Task.isCancelled else {
                     throw StoreError(.unavailable, "no connection to PostgreSQL at \(location.host):\(location.port) within \(limit)")
                 }
             }

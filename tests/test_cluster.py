@@ -416,6 +416,44 @@ def test_a_rename_a_replaced_link_and_a_delete_on_one_node_reach_sockets_on_the_
     asyncio.run(scenario())
 
 
+def test_an_edit_made_on_one_node_is_undone_on_the_other(nodes):
+    """A client whose node went away reconnects to the other and undoes its last edit there: the
+    other node learnt the edit from the database with what it replaced, as its author's."""
+    node1, node2 = nodes
+    board = node1.create_board("Undo")
+
+    async def answer(socket, op_id):
+        while True:
+            message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            if message.get("opId") == op_id:
+                return message
+
+    async def scenario():
+        watcher = await joined(node2.ws, board, board.view, "watcher-client-0123456789", "Watcher")
+        while json.loads(await asyncio.wait_for(watcher.recv(), 10))["type"] != "snapshot":
+            pass
+        editor = await joined(node1.ws, board, board.edit, "editor-client-0123456789", "Ed")
+        add = {"op": "addSection", "id": "sec-a", "title": "Prep", "isExpanded": True}
+        await editor.send(json.dumps({"type": "edit", "opId": "add-1", "ops": [add]}))
+        added = await answer(editor, "add-1")
+        assert added["type"] == "ack", added
+        while True:  # node 2 has the edit: its viewer saw it
+            message = json.loads(await asyncio.wait_for(watcher.recv(), 10))
+            if message["type"] == "changes" and message["rev"] == added["rev"]:
+                break
+        await editor.close()
+        moved = await joined(node2.ws, board, board.edit, "editor-client-0123456789", "Ed")
+        await moved.send(json.dumps({"type": "edit", "opId": "undo-1", "ops": [{"op": "undo", "opId": "add-1"}]}))
+        undone = await answer(moved, "undo-1")
+        assert undone["type"] == "ack" and undone["rev"] == added["rev"] + 1, undone
+        assert "unchanged" not in undone
+        assert (await snapshot(node2, board))["sections"] == []
+        await moved.close()
+        await watcher.close()
+
+    asyncio.run(scenario())
+
+
 def claims_lost(node) -> float:
     request = urllib.request.Request(node.http + "/metrics", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
     with urllib.request.urlopen(request) as response:

@@ -57,9 +57,13 @@ extension RoomState {
             let frame = Self.encode(.changes(Changeset(revision: revision, changes: changeset.changes)))
             recentChangesets.append(frame, revision: revision)
             enqueue(.broadcast(frame))
-            // A client that moves to this node and resends is answered as a duplicate.
+            // A client that moves to this node and resends is answered as a duplicate, and can
+            // undo the edit here.
             if let clientID = changeset.clientID, let opID = changeset.opID {
                 outcomes.record(.accepted(revision: revision), clientID: clientID, opID: opID)
+                if let undo = changeset.undo {
+                    undoRecords.record(EditRecord(forward: changeset.changes, backward: undo), clientID: clientID, opID: opID)
+                }
             }
         }
         durableRevision = revision

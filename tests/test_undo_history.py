@@ -89,6 +89,27 @@ def test_an_undo_over_http_and_nobody_undoes_another_persons_edit(server):
     ada.close()
 
 
+def test_an_edit_or_undo_that_changed_nothing_is_acked_unchanged(server):
+    """A script learns from the ack whether its edit did anything, over HTTP and the socket, and
+    an undo whose every field someone else changed since says so too."""
+    board, ada = board_with_a_keynote(server)
+    status, ack = server.request("POST", f"/api/boards/{board}/edits", secret=board.edit,
+                                 body={"opId": "same", "ops": [{"op": "updateTimer", "id": "k", "title": "Keynote"}]})
+    assert status == 200 and ack.get("unchanged") is True, ack
+    status, ack = server.request("POST", f"/api/boards/{board}/edits", secret=board.edit,
+                                 body={"opId": "new", "ops": [{"op": "updateTimer", "id": "k", "title": "Opening"}]})
+    assert status == 200 and "unchanged" not in ack, ack
+    bob = person(server, board, "Bob")
+    assert edit(ada, "a", [{"op": "updateSection", "id": "s", "title": "Ada's"}])["type"] == "ack"
+    assert edit(bob, "b", [{"op": "updateSection", "id": "s", "title": "Bob's"}])["type"] == "ack"
+    ack = undo(ada, "ua", "a")
+    assert ack["unchanged"] is True and ack["skipped"] == [{"id": "s", "field": "title"}], ack
+    reject = undo(ada, "redo", "ua")
+    assert reject["type"] == "reject" and "changed nothing" in reject["message"], reject
+    for client in (ada, bob):
+        client.close()
+
+
 def test_two_people_undoing_at_once_never_lose_a_third_persons_later_edit(server):
     board, ada = board_with_a_keynote(server)
     bob, cy = person(server, board, "Bob"), person(server, board, "Cy")

@@ -18,7 +18,7 @@ import TimerBoardTestClient
             try await bob.catchUp(to: 1)
 
             let rename = try await alice.edit([.updateSection(id: "s1", title: "Mise en place", isExpanded: nil)])
-            guard case .ack(_, let revision, false, _) = rename else { throw TestFailure("rename not acked: \(rename)") }
+            guard case .ack(_, let revision, false, _, _) = rename else { throw TestFailure("rename not acked: \(rename)") }
             // A second edit acts as a marker: bob's next two messages must be exactly the rename, then it.
             try await alice.edit([.updateSection(id: "s2", title: nil, isExpanded: false)])
 
@@ -43,8 +43,8 @@ import TimerBoardTestClient
             // Both rename without waiting: the server orders them; both are accepted.
             alice.connection.send(.edit(.init(opID: "a1", ops: [.updateSection(id: "s1", title: "Alice's", isExpanded: nil)])))
             bob.connection.send(.edit(.init(opID: "b1", ops: [.updateSection(id: "s1", title: "Bob's", isExpanded: nil)])))
-            guard case .ack(_, let aliceRevision, _, _) = try await alice.outcome(of: "a1"),
-                case .ack(_, let bobRevision, _, _) = try await bob.outcome(of: "b1")
+            guard case .ack(_, let aliceRevision, _, _, _) = try await alice.outcome(of: "a1"),
+                case .ack(_, let bobRevision, _, _, _) = try await bob.outcome(of: "b1")
             else { throw TestFailure("both renames must be acked") }
             let last = max(aliceRevision, bobRevision)
             try await alice.catchUp(to: last)

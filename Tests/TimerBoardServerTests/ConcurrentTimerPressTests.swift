@@ -39,7 +39,7 @@ import TimerBoardServer
     }
 
     private static func revision(_ outcome: ServerMessage) throws -> Int64 {
-        guard case .ack(_, let revision, _, _) = outcome else { throw TestFailure("refused: \(outcome)") }
+        guard case .ack(_, let revision, _, _, _) = outcome else { throw TestFailure("refused: \(outcome)") }
         return revision
     }
 

@@ -69,7 +69,7 @@ import TimerBoardTestClient
                         try await peer.join(board)
                         var editor = RandomEditor(prefix: "e\(index)", seed: UInt64(index) + 1_000)
                         for _ in 0..<editsPerEditor {
-                            if case .ack(_, let revision, _, _) = try await peer.edit(editor.nextEdit(for: peer.replica.board)) {
+                            if case .ack(_, let revision, _, _, _) = try await peer.edit(editor.nextEdit(for: peer.replica.board)) {
                                 await progress.report(revision)
                             }
                         }

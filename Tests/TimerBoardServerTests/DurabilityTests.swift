@@ -41,7 +41,7 @@ import TimerBoardServer
             let next = try await returning.receiveWithoutApplying()
             try replica.apply(next)
             #expect(replica.revision == revision + 1)
-            guard case .ack(let opID, revision + 1, false, _) = try await returning.receiveWithoutApplying() else {
+            guard case .ack(let opID, revision + 1, false, _, _) = try await returning.receiveWithoutApplying() else {
                 throw TestFailure("expected the ack of the new edit")
             }
             #expect(opID == "after")
@@ -77,14 +77,14 @@ import TimerBoardServer
             try await alice.join(board)
             try await alice.edit([.addSection(id: "s1", title: "Prep", isExpanded: true, position: .first)], opID: "add-s1")
             guard
-                case .ack(_, let revision, false, _) = try await alice.edit(
+                case .ack(_, let revision, false, _, _) = try await alice.edit(
                     [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)],
                     opID: "add-t1"
                 )
             else { throw TestFailure("first send must be acked") }
             // Resent on the same connection: the same outcome, marked duplicate, nothing applied.
             guard
-                case .ack(_, revision, true, _) = try await alice.edit(
+                case .ack(_, revision, true, _, _) = try await alice.edit(
                     [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)],
                     opID: "add-t1"
                 )
@@ -100,7 +100,7 @@ import TimerBoardServer
                 [.addTimer(id: "t1", sectionID: "s1", title: "Eggs", minutes: 7, seconds: 0, position: .first)],
                 opID: "add-t1"
             )
-            guard case .ack(_, firstRevision, true, _) = outcome else { throw TestFailure("after a restart, expected a duplicate ack: \(outcome)") }
+            guard case .ack(_, firstRevision, true, _, _) = outcome else { throw TestFailure("after a restart, expected a duplicate ack: \(outcome)") }
             #expect(try await handle.serverSnapshot(board).revision == firstRevision)
             await alice.close()
         }

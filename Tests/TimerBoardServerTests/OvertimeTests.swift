@@ -16,7 +16,7 @@ import TimerBoardServer
                 .addSection(id: "s", title: "Prep", isExpanded: true, position: .first),
                 .addTimer(id: "eggs", sectionID: "s", title: "Eggs", minutes: 1, seconds: 0, position: .first),
             ])
-            guard case .ack(_, let started, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("start refused") }
+            guard case .ack(_, let started, _, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("start refused") }
             let deadline = clock.now() + 60_000
             // The server wakes 4.5 s after the deadline (a busy machine, a suspended laptop).
             clock.advance(by: 64_500)
@@ -42,11 +42,11 @@ import TimerBoardServer
                 .addSection(id: "s", title: "Prep", isExpanded: true, position: .first),
                 .addTimer(id: "eggs", sectionID: "s", title: "Eggs", minutes: 1, seconds: 0, position: .first),
             ])
-            guard case .ack(_, let started, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("start refused") }
+            guard case .ack(_, let started, _, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("start refused") }
             let deadline = clock.now() + 60_000
             // 61 s later, before the room's wake-up has run, someone presses +1 min.
             clock.advance(by: 61_000, wakingSleepers: false)
-            guard case .ack(_, let adjusted, _, _) = try await alice.edit([.adjustTimer(id: "eggs", by: 60_000)]) else {
+            guard case .ack(_, let adjusted, _, _, _) = try await alice.edit([.adjustTimer(id: "eggs", by: 60_000)]) else {
                 throw TestFailure("adjust refused")
             }
             // The deadline is met first, in a changeset of the server's own; then the +1 min

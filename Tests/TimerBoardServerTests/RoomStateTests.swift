@@ -170,7 +170,7 @@ import Testing
         }
         // Every acked edit is in exactly one changeset, the one its ack names.
         for member in members {
-            for case .ack(let opID, let revision, _, _) in room.messages(to: member) {
+            for case .ack(let opID, let revision, _, _, _) in room.messages(to: member) {
                 let carrying = room.log.filter { $0.opID == opID && $0.clientID == RoomHarness.clientID(member) }
                 #expect(carrying.count <= 1)
                 if let changeset = carrying.first { #expect(changeset.revision == revision) }
@@ -381,7 +381,7 @@ extension ServerMessage {
         case .snapshot(let snapshot): "snapshot \(snapshot.revision)"
         case .resume(_, _, let since, let revision): "resume \(since)..\(revision)"
         case .changes(let changeset): "changes \(changeset.revision)"
-        case .ack(let opID, let revision, let duplicate, _): "ack \(opID) \(revision)\(duplicate ? " again" : "")"
+        case .ack(let opID, let revision, let duplicate, _, _): "ack \(opID) \(revision)\(duplicate ? " again" : "")"
         case .reject(let reject): "reject \(reject.opID) \(reject.code.rawValue)"
         default: "other"
         }

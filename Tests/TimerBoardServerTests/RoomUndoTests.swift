@@ -70,13 +70,64 @@ import Testing
         #expect(reject.code == .notFound && reject.message == "edit same changed nothing, so there is nothing to undo")
     }
 
+    /// The ack of an edit that changed nothing says so, and so does its resend's: a client knows
+    /// there is nothing to undo without guessing from revisions.
+    @Test func theAckOfAnEditThatChangedNothingSaysSo() {
+        var room = Self.room()
+        let revision = room.state.revision
+        send(&room, Self.ada, ClientMessage.Edit(opID: "same", ops: [.updateSection(id: "s", title: "Prep", isExpanded: nil)]))
+        #expect(Self.lastAnswer(room, Self.ada) == .ack(opID: "same", revision: revision, duplicate: false, unchanged: true))
+        send(&room, Self.ada, ClientMessage.Edit(opID: "same", ops: [.updateSection(id: "s", title: "Prep", isExpanded: nil)]))
+        #expect(Self.lastAnswer(room, Self.ada) == .ack(opID: "same", revision: revision, duplicate: true, unchanged: true))
+        send(&room, Self.ada, ClientMessage.Edit(opID: "new", ops: [.updateSection(id: "s", title: "New", isExpanded: nil)]))
+        #expect(Self.lastAnswer(room, Self.ada) == .ack(opID: "new", revision: revision + 1, duplicate: false))
+    }
+
+    /// An undo whose every field someone changed since changes nothing: its ack says so (and what
+    /// it skipped), and there is nothing to redo.
+    @Test func anUndoThatChangedNothingSaysSoAndLeavesNothingToRedo() {
+        var room = Self.room()
+        room.edit(Self.ada, "rename", [.updateSection(id: "s", title: "Ada's", isExpanded: nil)])
+        room.edit(Self.bob, "bob", [.updateSection(id: "s", title: "Bob's", isExpanded: nil)])
+        room.store()
+        let revision = room.state.revision
+        send(&room, Self.ada, Self.undo("rename", as: "u1"))
+        #expect(Self.lastAnswer(room, Self.ada) == .ack(opID: "u1", revision: revision, duplicate: false, skipped: [SkippedField(id: "s", field: "title")], unchanged: true))
+        send(&room, Self.ada, Self.undo("u1", as: "u2"))
+        guard case .reject(let reject)? = Self.lastAnswer(room, Self.ada) else {
+            Issue.record("no reject")
+            return
+        }
+        #expect(reject.message == "edit u1 changed nothing, so there is nothing to undo")
+    }
+
+    /// An edit whose undo record was forgotten (more than the board keeps) is too old, not one
+    /// that changed nothing.
+    @Test func undoingAForgottenEditSaysItIsTooOld() {
+        var settings = RoomSettings()
+        settings.undoPerBoard = 2
+        var room = RoomHarness(settings: settings)
+        room.join(Self.ada)
+        for index in 1...3 {
+            room.edit(Self.ada, "add\(index)", [.addSection(id: EntityID("s\(index)")!, title: "S", isExpanded: true, position: .last)])
+        }
+        room.store()
+        send(&room, Self.ada, Self.undo("add1", as: "u1"))
+        guard case .reject(let reject)? = Self.lastAnswer(room, Self.ada) else {
+            Issue.record("no reject")
+            return
+        }
+        #expect(reject.code == .notFound && reject.message.hasPrefix("edit add1 is too old to undo"))
+        #expect(room.state.board.sections["s1"] != nil)
+    }
+
     @Test func aResentUndoAppliesNothingTwice() {
         var room = Self.room()
         send(&room, Self.ada, Self.undo("add", as: "u1"))
         let revision = room.state.revision
         send(&room, Self.ada, Self.undo("add", as: "u1"))
         #expect(room.state.revision == revision)
-        guard case .ack(_, _, let duplicate, _)? = Self.lastAnswer(room, Self.ada) else {
+        guard case .ack(_, _, let duplicate, _, _)? = Self.lastAnswer(room, Self.ada) else {
             Issue.record("no ack")
             return
         }
@@ -90,7 +141,7 @@ import Testing
         room.store()
         send(&room, Self.ada, Self.undo("rename", as: "u1"))
         #expect(room.state.board.sections["s"]?.title == "Bob's" && room.state.board.sections["s"]?.isExpanded == true)
-        guard case .ack(_, _, _, let skipped)? = Self.lastAnswer(room, Self.ada) else {
+        guard case .ack(_, _, _, let skipped, _)? = Self.lastAnswer(room, Self.ada) else {
             Issue.record("no ack")
             return
         }

@@ -23,14 +23,14 @@ import TimerBoardServer
             try await bob.join(board)
 
             let startedAt = clock.now()
-            guard case .ack(_, let started, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("start refused") }
+            guard case .ack(_, let started, _, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("start refused") }
             try await bob.catchUp(to: started)
             #expect(bob.replica.board.timers["eggs"]?.run == TimerRun(status: .running, startedAt: startedAt, elapsed: 0))
 
             clock.advance(by: 30_000)
-            guard case .ack(_, let paused, _, _) = try await alice.edit([.pauseTimer(id: "eggs")]) else { throw TestFailure("pause refused") }
+            guard case .ack(_, let paused, _, _, _) = try await alice.edit([.pauseTimer(id: "eggs")]) else { throw TestFailure("pause refused") }
             clock.advance(by: 100_000)  // paused: nothing happens
-            guard case .ack(_, let resumed, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("resume refused") }
+            guard case .ack(_, let resumed, _, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("resume refused") }
             #expect(resumed == paused + 1)
             try await bob.catchUp(to: resumed)
             #expect(bob.replica.board.timers["eggs"]?.deadline == clock.now() + 30_000)
@@ -66,7 +66,7 @@ import TimerBoardServer
             let board = try await handle.createBoard()
             let alice = try await handle.peer("alice")
             try await Self.setUp(alice, board)
-            guard case .ack(_, let started, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("start refused") }
+            guard case .ack(_, let started, _, _, _) = try await alice.edit([.startTimer(id: "eggs")]) else { throw TestFailure("start refused") }
             await alice.close()
             return (board, started)
         }

@@ -45,7 +45,7 @@ import TimerBoardServer
     }
 
     private func acks(_ messages: [ServerMessage]) -> [String] {
-        messages.compactMap { if case .ack(let opID, _, _, _) = $0 { opID } else { nil } }
+        messages.compactMap { if case .ack(let opID, _, _, _, _) = $0 { opID } else { nil } }
     }
 
     private func revisions(_ messages: [ServerMessage]) -> [Int64] {
@@ -94,7 +94,7 @@ import TimerBoardServer
             guard case .snapshot(let snapshot) = try await returning.receive() else { throw TestFailure("expected a snapshot") }
             #expect(snapshot.revision == 1)
             #expect(snapshot.content.sections["s1"]?.title == "Prep")
-            guard case .ack(_, 2, false, _) = try await returning.edit([.updateSection(id: "s1", title: "Stored", isExpanded: nil)], opID: "stored")
+            guard case .ack(_, 2, false, _, _) = try await returning.edit([.updateSection(id: "s1", title: "Stored", isExpanded: nil)], opID: "stored")
             else {
                 throw TestFailure("the board takes edits again")
             }
@@ -122,7 +122,7 @@ import TimerBoardServer
             try refused.start(failing)
             alice.connection.send(.edit(.init(opID: "lost", ops: [.addSection(id: "s1", title: "Lost", isExpanded: true, position: .first)])))
             #expect(!acks(await messagesUntilClosed(alice)).contains("lost"))
-            guard case .ack(_, 1, false, _) = try await bob.edit([.addSection(id: "s1", title: "Kept", isExpanded: true, position: .first)]) else {
+            guard case .ack(_, 1, false, _, _) = try await bob.edit([.addSection(id: "s1", title: "Kept", isExpanded: true, position: .first)]) else {
                 throw TestFailure("the other board must go on")
             }
             await bob.close()

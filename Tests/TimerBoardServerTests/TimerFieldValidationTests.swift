@@ -56,7 +56,7 @@ import TimerBoardServer
                 .addSection(id: "s", title: "Prep", isExpanded: true, position: .first),
                 .addTimer(id: "eggs", sectionID: "s", title: "Eggs", minutes: 7, seconds: 30, position: .first, warnAt: 60_000),
             ])
-            guard case .ack(_, let revision, _, _) = try await alice.edit([.updateTimer(id: "eggs", title: nil, minutes: nil, seconds: nil, warnAt: 0)])
+            guard case .ack(_, let revision, _, _, _) = try await alice.edit([.updateTimer(id: "eggs", title: nil, minutes: nil, seconds: nil, warnAt: 0)])
             else {
                 throw TestFailure("refused")
             }

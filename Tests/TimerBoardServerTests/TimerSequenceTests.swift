@@ -35,7 +35,7 @@ import TimerBoardServer
             let alice = try await server.peer("alice")
             try await Self.setUp(alice, board)
             let start = clock.now()
-            guard case .ack(_, var revision, _, _) = try await alice.edit([.startSection(id: "q")]) else { throw TestFailure("start refused") }
+            guard case .ack(_, var revision, _, _, _) = try await alice.edit([.startSection(id: "q")]) else { throw TestFailure("start refused") }
             for index in 0..<Self.lengths.count - 1 {
                 let instant = Self.end(of: index, start: start)
                 clock.advance(by: instant - clock.now())
@@ -135,7 +135,7 @@ import TimerBoardServer
             let board = try await handle.createBoard()
             let alice = try await handle.peer("alice")
             try await Self.setUp(alice, board, lengths: lengths, loop: true)
-            guard case .ack(_, let started, _, _) = try await alice.edit([.startSection(id: "q")]) else { throw TestFailure("start refused") }
+            guard case .ack(_, let started, _, _, _) = try await alice.edit([.startSection(id: "q")]) else { throw TestFailure("start refused") }
             clock.advance(by: 10_000)
             try await alice.catchUp(to: started + 1)
             clock.advance(by: 20_000)
@@ -163,7 +163,7 @@ import TimerBoardServer
             try await Self.setUp(alice, board)
             try await alice.edit([.startSection(id: "q")])
             clock.advance(by: 4_000)
-            guard case .ack(_, let skipped, _, _) = try await alice.edit([.skipSection(id: "q")]) else { throw TestFailure("skip refused") }
+            guard case .ack(_, let skipped, _, _, _) = try await alice.edit([.skipSection(id: "q")]) else { throw TestFailure("skip refused") }
             let now = clock.now()
             #expect(
                 alice.received.contains(

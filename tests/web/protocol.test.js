@@ -150,9 +150,12 @@ describe("server message parser", () => {
     assert.deepStrictEqual(message, { type: "changes", rev: 5, changes: [{ action: "update", kind: "section", id: "sec-prep", fields: { isExpanded: false } }] });
   });
 
-  test("ack: duplicate defaults to false", () => {
-    assert.deepStrictEqual(parseServerMessage(fixture("server/ack.json")), { type: "ack", opId: "17", rev: 4, duplicate: false });
-    assert.deepStrictEqual(parseServerMessage(fixture("server/ack-duplicate.json")), { type: "ack", opId: "17", rev: 4, duplicate: true });
+  test("ack: duplicate and unchanged default to false", () => {
+    assert.deepStrictEqual(parseServerMessage(fixture("server/ack.json")), { type: "ack", opId: "17", rev: 4, duplicate: false, unchanged: false });
+    assert.deepStrictEqual(parseServerMessage(fixture("server/ack-duplicate.json")), { type: "ack", opId: "17", rev: 4, duplicate: true, unchanged: false });
+    assert.deepStrictEqual(parseServerMessage(fixture("server/ack-undo-unchanged.json")), {
+      type: "ack", opId: "u-19", rev: 5, duplicate: false, unchanged: true, skipped: [{ id: "sec-prep", field: "title" }],
+    });
   });
 
   test("reject: current is a timer when it has a sectionID; op and current are optional", () => {

@@ -29,18 +29,18 @@ test("undo takes the last edit, redo undoes that undo, and a new edit ends the r
   stack.edited("2", "Reset of Keynote");
   const last = stack.takeUndo();
   assert.deepEqual(last, { opId: "2", label: "Reset of Keynote" });
-  stack.sent("undo", "3", /** @type {any} */ (last), 7);
+  stack.sent("undo", "3", /** @type {any} */ (last));
   assert.equal(stack.canRedo, false, "a redo waits for the undo's ack");
-  assert.equal(stack.acked("3", 8)?.kind, "undo");
+  assert.equal(stack.acked("3", false)?.kind, "undo");
   // Redo is an undo of the undo edit "3".
   const redo = stack.takeRedo();
   assert.deepEqual(redo, { opId: "3", label: "Reset of Keynote" });
-  stack.sent("redo", "4", /** @type {any} */ (redo), 8);
-  stack.acked("4", 9);
+  stack.sent("redo", "4", /** @type {any} */ (redo));
+  stack.acked("4", false);
   // Undoing again undoes the redo edit.
   assert.deepEqual(stack.takeUndo(), { opId: "4", label: "Reset of Keynote" });
-  stack.sent("undo", "5", { opId: "4", label: "Reset of Keynote" }, 9);
-  stack.acked("5", 10);
+  stack.sent("undo", "5", { opId: "4", label: "Reset of Keynote" });
+  stack.acked("5", false);
   stack.edited("6", "Delete of Q&A");
   assert.equal(stack.canRedo, false);
   assert.deepEqual(stack.done.map((e) => e.opId), ["1", "6"]);
@@ -54,21 +54,20 @@ test("a toast's Undo undoes its own edit, not the last; a rejected edit or undo 
   stack.edited("3", "Rename of Stage");
   assert.equal(stack.rejected("3"), null, "a plain edit");
   assert.deepEqual(stack.done.map((e) => e.opId), ["2"]);
-  stack.sent("undo", "4", /** @type {any} */ (stack.takeUndo()), 3);
+  stack.sent("undo", "4", /** @type {any} */ (stack.takeUndo()));
   assert.equal(stack.rejected("4")?.kind, "undo");
   assert.equal(stack.canUndo || stack.canRedo, false);
 });
 
-test("an undo acked at a revision the page already had changed nothing: there is nothing to redo", () => {
+test("an undo acked unchanged changed nothing: there is nothing to redo", () => {
   const stack = new UndoStack();
   stack.edited("1", "Rename of Keynote");
-  stack.sent("undo", "2", /** @type {any} */ (stack.takeUndo()), 5);
-  assert.equal(stack.acked("2", 5)?.changed, false);
+  stack.sent("undo", "2", /** @type {any} */ (stack.takeUndo()));
+  assert.equal(stack.acked("2", true)?.changed, false);
   assert.equal(stack.canRedo || stack.canUndo, false);
-  // A newer revision is the undo's own.
   stack.edited("3", "Rename of Q&A");
-  stack.sent("undo", "4", /** @type {any} */ (stack.takeUndo()), 6);
-  assert.equal(stack.acked("4", 7)?.changed, true);
+  stack.sent("undo", "4", /** @type {any} */ (stack.takeUndo()));
+  assert.equal(stack.acked("4", false)?.changed, true);
   assert.equal(stack.canRedo, true);
 });
 

@@ -106,7 +106,6 @@ export class BoardSession {
     this.undo = new UndoController({
       session: {
         send: (ops) => this.edit(ops, { remember: false }), toast: (text) => status.toast(text), toasts: status.toasts,
-        rev: () => this.store.rev ?? -1,
         titleOf: (id) => (this.store.displayed.timers.get(id) ?? this.store.displayed.sections.get(id))?.title,
       },
       buttons: elements.undoButtons ?? [], toastMs: TOAST_MS,

@@ -16,8 +16,8 @@ import { UndoStack } from "../model/undo_stack.js";
 /** @typedef {import("../model/board.js").BoardReader} BoardReader */
 /**
  * What undo needs of its session: to send an edit that is not itself remembered (an undo), to
- * say something, the revision the page has applied, and what an id names now.
- * @typedef {{send(ops: Op[]): string, toast(text: string): void, toasts: HTMLElement, rev(): number, titleOf(id: string): string | undefined}} UndoSession
+ * say something, and what an id names now.
+ * @typedef {{send(ops: Op[]): string, toast(text: string): void, toasts: HTMLElement, titleOf(id: string): string | undefined}} UndoSession
  */
 
 export class UndoController {
@@ -46,7 +46,7 @@ export class UndoController {
   undo(opId) {
     const entry = this.stack.takeUndo(opId);
     if (!entry) return this.session.toast(UNDO_WORDS.nothingToUndo);
-    this.stack.sent("undo", this.session.send([protocol.undo(entry.opId)]), entry, this.session.rev());
+    this.stack.sent("undo", this.session.send([protocol.undo(entry.opId)]), entry);
     this.#render();
   }
 
@@ -54,13 +54,13 @@ export class UndoController {
   redo() {
     const entry = this.stack.takeRedo();
     if (!entry) return this.session.toast(UNDO_WORDS.nothingToRedo);
-    this.stack.sent("redo", this.session.send([protocol.undo(entry.opId)]), entry, this.session.rev());
+    this.stack.sent("redo", this.session.send([protocol.undo(entry.opId)]), entry);
     this.#render();
   }
 
-  /** The server acked an edit. @param {{opId: string, rev: number, skipped?: {id?: string, field: string}[]}} ack */
-  acked({ opId, rev, skipped }) {
-    const flight = this.stack.acked(opId, rev);
+  /** The server acked an edit. @param {{opId: string, unchanged: boolean, skipped?: {id?: string, field: string}[]}} ack */
+  acked({ opId, unchanged, skipped }) {
+    const flight = this.stack.acked(opId, unchanged);
     if (!flight) return;
     this.session.toast(undoneText(flight.entry.label, flight.kind, { changed: flight.changed, skipped, titleOf: (id) => this.session.titleOf(id) }));
     this.#render();

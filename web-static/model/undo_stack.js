@@ -7,13 +7,11 @@
 // An entry is remembered when its edit is sent, not when acked: the server applies a connection's
 // edits in order, so an undo sent after an edit always finds it. A rejected edit is forgotten.
 //
-// An undo that changed nothing (someone else changed all of it since) is acked with the board's
-// revision as it was, and the server keeps nothing to redo: it is not offered as a redo. The ack
-// does not say so; its revision does when it is one this page already had when it sent the undo.
-// (An undo acked later than that, changing nothing, cannot be told apart: its redo is refused.)
+// An undo that changed nothing (someone else changed all of it since) is acked `unchanged`, and
+// the server keeps nothing to redo: it is not offered as a redo.
 
 /** @typedef {{opId: string, label: string}} Entry  an edit (or an undo, or a redo) and what it did, in words */
-/** @typedef {{kind: "undo" | "redo", entry: Entry, rev: number}} InFlight  rev: the page's revision when it was sent */
+/** @typedef {{kind: "undo" | "redo", entry: Entry}} InFlight */
 
 /** How many edits this page can undo: the server's `--undo-per-client` default. */
 export const UNDO_DEPTH = 100;
@@ -61,25 +59,24 @@ export class UndoStack {
   }
 
   /**
-   * An undo (or redo) edit of `entry` went out as `opId`, when the page had applied revision `rev`.
-   * @param {"undo" | "redo"} kind @param {string} opId @param {Entry} entry @param {number} rev
+   * An undo (or redo) edit of `entry` went out as `opId`.
+   * @param {"undo" | "redo"} kind @param {string} opId @param {Entry} entry
    */
-  sent(kind, opId, entry, rev) {
-    this.inFlight.set(opId, { kind, entry, rev });
+  sent(kind, opId, entry) {
+    this.inFlight.set(opId, { kind, entry });
   }
 
   /**
-   * The server acked edit `opId` at revision `rev`. An undo, once in, can be redone (by undoing
-   * it); a redo can be undone again (by undoing the redo). One that changed nothing can be neither.
-   * @param {string} opId @param {number} rev
+   * The server acked edit `opId`. An undo, once in, can be redone (by undoing it); a redo can be
+   * undone again (by undoing the redo). One that changed nothing (`unchanged`) can be neither.
+   * @param {string} opId @param {boolean} unchanged
    * @returns {(InFlight & {changed: boolean}) | null} what it was, when it was an undo or a redo
    */
-  acked(opId, rev) {
+  acked(opId, unchanged) {
     const flight = this.inFlight.get(opId);
     if (!flight) return null;
     this.inFlight.delete(opId);
-    // Had it changed anything, its revision would be newer than any the page had when it was sent.
-    const changed = rev > flight.rev;
+    const changed = !unchanged;
     if (!changed) return { ...flight, changed };
     const entry = { opId, label: flight.entry.label };
     if (flight.kind === "undo") this.undone.push(entry);

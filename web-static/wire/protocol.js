@@ -59,7 +59,7 @@ export const idleRun = () => ({ status: /** @type {const} */ ("idle"), elapsed: 
  *   | {type: "resume", board: string, title?: string, since: number, rev: number}
  *   | {type: "renamed", title: string}
  *   | {type: "changes", rev: number, changes: Change[]}
- *   | {type: "ack", opId: string, rev: number, duplicate: boolean, skipped?: {id?: string, field: string}[]}
+ *   | {type: "ack", opId: string, rev: number, duplicate: boolean, unchanged: boolean, skipped?: {id?: string, field: string}[]}
  *   | {type: "reject", opId: string, code: string, message: string, op?: number, current?: {kind: Kind, entity: Section | Timer}, retryAfterMs?: number}
  *   | {type: "pong", t: number, serverTime: number}
  *   | {type: "error", code: string, message: string}

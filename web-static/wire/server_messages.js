@@ -83,6 +83,8 @@ const SERVER_PARSERS = {
     opId: r.string("opId"),
     rev: r.int("rev"),
     duplicate: r.optional("duplicate", "bool") ?? false,
+    // It changed nothing (the board had its values; an undo whose every field was changed since).
+    unchanged: r.optional("unchanged", "bool") ?? false,
     // An undo's: what it left as it was, because someone changed it since.
     skipped: r.has(FIELD.skipped) ? r.array(FIELD.skipped).map((item) => withoutUndefined({ id: item.optional(FIELD.id, "string"), field: item.string("field") })) : undefined,
   }),

@@ -49,11 +49,12 @@ extension ServerMessage {
             writer.beginArray()
             for change in changeset.changes { writer.change(change) }
             writer.endArray()
-        case .ack(let opID, let revision, let duplicate, let skipped):
+        case .ack(let opID, let revision, let duplicate, let skipped, let unchanged):
             writer.field("type", MessageType.ack)
             writer.field("opId", opID)
             writer.field("rev", revision)
             if duplicate { writer.field("duplicate", true) }
+            if unchanged { writer.field("unchanged", true) }
             if !skipped.isEmpty {
                 writer.key("skipped")
                 writer.beginArray()
@@ -162,7 +163,8 @@ extension ServerMessage {
                 skipped: try (reader.value("skipped") == nil ? [] : reader.array("skipped")).enumerated().map { (index, item) throws(ProtocolError) in
                     let field = try FieldReader(item, path: "skipped[\(index)]")
                     return SkippedField(id: try field.optionalID("id"), field: try field.string("field"))
-                }
+                },
+                unchanged: try reader.optionalBool("unchanged") ?? false
             )
         case MessageType.reject:
             var current: Entity?

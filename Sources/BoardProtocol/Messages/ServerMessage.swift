@@ -11,8 +11,10 @@ public enum ServerMessage: Hashable, Sendable {
     case renamed(title: String)
     case changes(Changeset)
     /// The edit is stored at `revision`. For an undo, `skipped` names what it left as it was,
-    /// because someone else changed it since the edit being undone.
-    case ack(opID: String, revision: Int64, duplicate: Bool, skipped: [SkippedField] = [])
+    /// because someone else changed it since the edit being undone. `unchanged`: the edit changed
+    /// nothing (the board had its values already; an undo whose every field was changed since),
+    /// so `revision` is the board's revision as it was and there is nothing to undo.
+    case ack(opID: String, revision: Int64, duplicate: Bool, skipped: [SkippedField] = [], unchanged: Bool = false)
     case reject(Reject)
     case pong(t: Double?, serverTime: Int64)
     /// `retryAfterMs` only with `rate_limited` (a join over the budget): how long to wait.

@@ -4,6 +4,8 @@ import BoardProtocol
 /// answered with it instead of being applied twice.
 enum EditOutcome: Sendable {
     case accepted(revision: Int64)
+    /// Acked at `revision` having changed nothing: there is nothing to undo.
+    case unchanged(revision: Int64)
     /// The reject without its `current` entity (up to a title's worth of bytes): a resend is
     /// told the entity as it is then.
     case rejected(ServerMessage.Reject)

@@ -59,6 +59,8 @@ extension RoomState {
             switch outcome {
             case .accepted(let revision):
                 return (.ack(opID: edit.opID, revision: revision, duplicate: true), 0, [])
+            case .unchanged(let revision):
+                return (.ack(opID: edit.opID, revision: revision, duplicate: true, unchanged: true), 0, [])
             case .rejected(var reject):
                 reject.current = reject.opIndex.flatMap { edit.ops.indices.contains($0) ? currentEntity(edit.ops[$0].entityID) : nil }
                 return (.reject(reject), 0, [])
@@ -90,8 +92,8 @@ extension RoomState {
         }
         guard !changes.isEmpty else {
             // Nothing changed (the values were there already): acked at the current revision.
-            outcomes.record(.accepted(revision: revision), clientID: author.clientID, opID: edit.opID)
-            return (.ack(opID: edit.opID, revision: revision, duplicate: false), 0, actions + [.count(.editAccepted)])
+            outcomes.record(.unchanged(revision: revision), clientID: author.clientID, opID: edit.opID)
+            return (.ack(opID: edit.opID, revision: revision, duplicate: false, unchanged: true), 0, actions + [.count(.editAccepted)])
         }
         actions += commit(changes, clientID: author.clientID, opID: edit.opID, now: now, author: author.name, undo: record.backward)
         undoRecords.record(record, clientID: author.clientID, opID: edit.opID)
@@ -111,9 +113,10 @@ extension RoomState {
         guard let record = undoRecords.value(clientID: author.clientID, opID: target) else {
             let message =
                 switch outcomes.outcome(clientID: author.clientID, opID: target) {
-                // Acked with nothing to change (the board had those values), or refused: nothing was done.
-                case .accepted?: "edit \(target) changed nothing, so there is nothing to undo"
+                case .unchanged?: "edit \(target) changed nothing, so there is nothing to undo"
                 case .rejected?: "edit \(target) was refused, so there is nothing to undo"
+                // Its undo record was forgotten before its outcome (the per-board bound, or the store's log).
+                case .accepted?: "edit \(target) is too old to undo: each client can undo its last \(settings.undoPerClient) edits of a board, \(settings.undoPerBoard) in all"
                 case nil: "no edit \(target) of yours to undo: each client can undo its last \(settings.undoPerClient) edits of a board"
                 }
             let reject = ServerMessage.Reject(opID: edit.opID, code: .notFound, message: message, opIndex: 0)
@@ -126,9 +129,10 @@ extension RoomState {
             actions += commit(changes, clientID: author.clientID, opID: edit.opID, now: now, author: author.name, undo: redo.backward)
             undoRecords.record(redo, clientID: author.clientID, opID: edit.opID)
         } else {
-            outcomes.record(.accepted(revision: revision), clientID: author.clientID, opID: edit.opID)
+            outcomes.record(.unchanged(revision: revision), clientID: author.clientID, opID: edit.opID)
         }
-        return (.ack(opID: edit.opID, revision: revision, duplicate: false, skipped: skipped), changes.count, actions + [.count(.editAccepted)])
+        let ack = ServerMessage.ack(opID: edit.opID, revision: revision, duplicate: false, skipped: skipped, unchanged: changes.isEmpty)
+        return (ack, changes.count, actions + [.count(.editAccepted)])
     }
 
 }

@@ -67,7 +67,7 @@ final class Peer {
         while true {
             let message = try await receive()
             switch message {
-            case .ack(let id, _, _, _) where id == opID: return message
+            case .ack(let id, _, _, _, _) where id == opID: return message
             case .reject(let reject) where reject.opID == opID: return message
             default: continue
             }

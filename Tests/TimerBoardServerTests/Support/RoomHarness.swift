@@ -189,7 +189,7 @@ struct RoomHarness {
         switch message {
         case .changes(let changeset) where changeset.revision > durable:
             sentTooEarly.append("changes \(changeset.revision) with \(durable) durable")
-        case .ack(_, let revision, _, _) where revision > durable:
+        case .ack(_, let revision, _, _, _) where revision > durable:
             sentTooEarly.append("ack \(revision) with \(durable) durable")
         case .snapshot(let snapshot) where snapshot.revision > durable:
             sentTooEarly.append("snapshot \(snapshot.revision) with \(durable) durable")

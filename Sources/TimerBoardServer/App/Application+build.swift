@@ -180,7 +180,12 @@ func assemble(
         clock: clock
     )
     .addRoutes(to: router.group("api/boards"))
-    let guardSettings = ConnectionGuard.Settings(configuration: configuration, metrics: metrics, logger: logger)
+    let guardSettings = ConnectionGuard.Settings(
+        configuration: configuration,
+        largestRequestBody: max(configuration.limits.maxMessageBytes, BoardsController.maxBodyBytes, WebhookRoutes.maxBodyBytes),
+        metrics: metrics,
+        logger: logger
+    )
     let connectionCounter = ConnectionCounter()
     EventStreamRoutes(
         boards: boards,

@@ -15,12 +15,15 @@ extension ConnectionGuard {
         let trustedProxies: TrustedProxies
         let metrics: ServerMetrics
         let logger: Logger
+        /// The largest request body any route reads: a longer `Content-Length` that expects
+        /// `100-continue` is refused at once (`ExpectContinueHandler`).
+        let largestRequestBody: Int
         /// Connections over a cap that wait for their header to be answered `503` (the rest are
         /// closed at once): a bound, so refusals cannot hold file descriptors without end.
         private let refusing = Atomic<Int>(0)
         static let maxRefusing = 64
 
-        init(configuration: ServerConfiguration, metrics: ServerMetrics = .detached, logger: Logger) {
+        init(configuration: ServerConfiguration, largestRequestBody: Int = .max, metrics: ServerMetrics = .detached, logger: Logger) {
             limiter = ConnectionLimiter(
                 maxTotal: configuration.maxConnections,
                 maxPerAddress: configuration.maxConnectionsPerAddress,
@@ -32,6 +35,7 @@ extension ConnectionGuard {
             keepAliveLifetime = TimeAmount(configuration.keepAliveLifetime)
             shutdownGrace = TimeAmount(configuration.shutdownGrace)
             trustedProxies = configuration.trustedProxies
+            self.largestRequestBody = largestRequestBody
             self.metrics = metrics
             self.logger = logger
         }

@@ -279,6 +279,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard case .http(let requestsInProgress) = phase else { return context.write(data, promise: promise) }
         let part = unwrapOutboundIn(data)
         if case .head(let head) = part {
+            guard head.status.code >= 200 else { return context.write(data, promise: promise) }  // 100 Continue
             answeringEventStream = head.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true
         }
         switch part {

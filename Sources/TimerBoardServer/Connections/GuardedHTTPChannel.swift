@@ -8,7 +8,7 @@ import NIOHTTP1
 import TimerBoardTransport
 
 /// An HTTP/1 channel with WebSocket upgrade, with a `ConnectionGuard` on every
-/// connection right after the request decoder.
+/// connection right after the request decoder, and an `ExpectContinueHandler` after it.
 struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
@@ -19,7 +19,12 @@ struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
         base.setup(channel: channel, logger: logger).flatMapThrowing { [settings] value in
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(ConnectionGuard(settings: settings), position: .after(decoder))
+            let connectionGuard = ConnectionGuard(settings: settings)
+            try pipeline.addHandler(connectionGuard, position: .after(decoder))
+            let expectContinue = ExpectContinueHandler(largestBody: settings.largestRequestBody) {
+                settings.refused(.bodyTooLarge, "refusing a request whose body is too large", level: .debug)
+            }
+            try pipeline.addHandler(expectContinue, position: .after(connectionGuard))
             return value
         }
     }

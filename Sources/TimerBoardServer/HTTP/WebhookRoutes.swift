@@ -24,7 +24,7 @@ struct WebhookRoutes {
         group.delete(":id/webhooks/:webhook", use: delete)
     }
 
-    private static let maxBodyBytes = 16_384
+    static let maxBodyBytes = 16_384
 
     @Sendable func create(request: Request, context: TimerBoardRequestContext) async throws -> Response {
         let address = ClientAddress.key(

@@ -124,6 +124,8 @@ def test_a_ticket_opens_one_stream_once_for_its_board_only(server):
     assert EventStream(server, board, path=issued["url"]).status == 404, "a ticket works once"
     status, second = server.request("POST", f"/api/boards/{board}/event-tickets", secret=board.view)
     assert EventStream(server, other, path=f"/api/boards/{other}/events?ticket={second['ticket']}").status == 404
+    assert EventStream(server, board, path=f"/api/boards/{board}/events?ticket={second['ticket']}").status == 404, \
+        "a ticket tried on another board is used up"
     assert server.request("POST", f"/api/boards/{board}/event-tickets", secret="wrong-secret-0123456789")[0] == 404
 
 

@@ -47,11 +47,16 @@ extension Board {
     /// called (a restart, a board loaded again), the result is the board as it would be had it
     /// been called at every deadline, folded into one set of changes.
     public mutating func finishExpiredTimers(now: Int64) -> [Change] {
+        finishExpiredTimersHandingOver(now: now).changes
+    }
+
+    /// `finishExpiredTimers(now:)`, and the last hand-over of each sequence section it made.
+    public mutating func finishExpiredTimersHandingOver(now: Int64) -> (changes: [Change], handOvers: [SequenceHandOver]) {
         var edit = Edit(board: self, limits: BoardLimits(), now: now)
         self = Board()
         edit.finishExpiredTimers()
         self = edit.board
-        return edit.changes()
+        return (edit.changes(), edit.handOvers.values.sorted { $0.section < $1.section })
     }
 }
 
@@ -70,6 +75,8 @@ struct Edit {
     private var originalDisplay: BoardDisplay?
     /// Each section's timer ids in display order, while `finishExpiredTimers` runs (nil otherwise).
     var sectionOrder: [EntityID: [EntityID]]?
+    /// The last hand-over of each sequence section, by section id.
+    var handOvers: [EntityID: SequenceHandOver] = [:]
 
     init(board: Board, limits: BoardLimits, now: Int64) {
         self.board = board

@@ -126,8 +126,10 @@ extension Edit {
             var started = next
             started.run = TimerRun(status: .running, startedAt: instant, elapsed: 0)
             setTimer(next.id, started)
-        } else if section.loop, timers.contains(where: { $0.duration > 0 }) {
+            handOvers[section.id] = SequenceHandOver(section: section.id, finished: timer.id, started: next.id, at: instant)
+        } else if section.loop, timers.contains(where: { $0.duration > 0 }), let first = timers.first {
             startRound(of: section, at: instant)
+            handOvers[section.id] = SequenceHandOver(section: section.id, finished: timer.id, started: first.id, at: instant)
         }
     }
 

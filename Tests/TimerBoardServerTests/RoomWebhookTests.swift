@@ -114,6 +114,37 @@ import Testing
         #expect(Self.events(room, revision: 4) == ["timer.finished b", "timer.started c", "sequence.advanced s", "board.changed"])
     }
 
+    /// A sequence that ran to its end while no server ran: its catch-up's changeset holds only
+    /// finished timers, and still names its last hand-over.
+    @Test func aSequenceThatEndedDuringADowntimeStillNamesItsLastHandOver() {
+        var room = Self.room([Self.timer("a", seconds: 2), Self.timer("b", seconds: 2)], sequence: true)
+        room.edit(Self.ada, "go", [.startSection(id: "s")])
+        room.now += 6_000
+        room.perform(room.state.finishExpiredTimers(now: room.now))
+        #expect(Self.events(room, revision: 3) == ["timer.finished a", "timer.finished b", "sequence.advanced s", "board.changed"])
+        let advanced = room.savedDeliveries.first { $0.delivery.event == "sequence.advanced" }.map { Self.data($0.delivery) } ?? [:]
+        guard case .object(let finished)? = advanced["finished"], case .object(let started)? = advanced["started"] else {
+            Issue.record("no sequence.advanced with finished and started timers: \(advanced)")
+            return
+        }
+        #expect(finished["id"] == .string("a") && started["id"] == .string("b"))
+    }
+
+    /// A loop caught up over several rounds names the hand-over that made the running timer.
+    @Test func aLoopCaughtUpNamesItsLastHandOver() {
+        var room = Self.room([Self.timer("a", seconds: 2), Self.timer("b", seconds: 3)], sequence: true)
+        room.edit(Self.ada, "loop", [.updateSection(id: "s", title: nil, isExpanded: nil, loop: true)])
+        room.edit(Self.ada, "go", [.startSection(id: "s")])
+        room.now += 11_000  // two rounds of 5 s, then 1 s into a
+        room.perform(room.state.finishExpiredTimers(now: room.now))
+        let advanced = room.savedDeliveries.last { $0.delivery.event == "sequence.advanced" }.map { Self.data($0.delivery) } ?? [:]
+        guard case .object(let finished)? = advanced["finished"], case .object(let started)? = advanced["started"] else {
+            Issue.record("no sequence.advanced with finished and started timers: \(advanced)")
+            return
+        }
+        #expect(finished["id"] == .string("b") && started["id"] == .string("a"))
+    }
+
     @Test func aSectionStartedAtOnceStartsEachOfItsTimers() {
         var room = Self.room([Self.timer("a"), Self.timer("b")])
         room.edit(Self.ada, "all", [.startSection(id: "s")])

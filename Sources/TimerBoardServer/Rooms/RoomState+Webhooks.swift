@@ -5,10 +5,13 @@ import BoardStore
 /// store with the changeset that caused them, and the warnings that time brings.
 extension RoomState {
     /// The deliveries a committed changeset causes; nothing is derived while no endpoint wants
-    /// anything. `serverMade`: the server's own changeset (a finish, a hand-over, a catch-up).
-    func webhookDeliveries(for changes: [Change], serverMade: Bool, now: Int64) -> [WebhookDelivery] {
+    /// anything. `serverMade`: the server's own changeset (a finish, a hand-over, a catch-up),
+    /// with the last hand-over of each sequence it made.
+    func webhookDeliveries(for changes: [Change], serverMade: Bool, handOvers: [SequenceHandOver], now: Int64) -> [WebhookDelivery] {
         guard webhooks.wantsAnything else { return [] }
-        let events = WebhookEvent.derive(from: changes, board: board, boardID: boardID, revision: revision, serverMade: serverMade, now: now)
+        let events = WebhookEvent.derive(
+            from: changes, board: board, boardID: boardID, revision: revision, serverMade: serverMade, handOvers: handOvers, now: now
+        )
         return webhooks.deliveries(for: events, boardID: boardID, now: now, changeDelay: settings.webhookChangeDelay)
     }
 

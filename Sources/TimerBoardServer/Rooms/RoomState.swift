@@ -183,7 +183,15 @@ struct RoomState<Member: RoomMember> {
 
     /// Makes changes the next revision: kept for resume, stored, then sent to everyone once
     /// durable. The edit's (client, opId), when it has one, is answered from now on as this revision.
-    mutating func commit(_ changes: [Change], clientID: String?, opID: String?, now: Int64, author: String? = nil, undo: [Change]? = nil) -> [Action] {
+    mutating func commit(
+        _ changes: [Change],
+        clientID: String?,
+        opID: String?,
+        now: Int64,
+        author: String? = nil,
+        undo: [Change]? = nil,
+        handOvers: [SequenceHandOver] = []
+    ) -> [Action] {
         revision += 1
         let frame = Self.encode(.changes(Changeset(revision: revision, changes: changes)))
         recentChangesets.append(frame, revision: revision)
@@ -204,7 +212,7 @@ struct RoomState<Member: RoomMember> {
             author: author,
             undo: undo
         )
-        let deliveries = webhookDeliveries(for: changes, serverMade: clientID == nil, now: now)
+        let deliveries = webhookDeliveries(for: changes, serverMade: clientID == nil, handOvers: handOvers, now: now)
         actions.append(.save(stored, snapshot: snapshotDue ? board : nil, deliveries: deliveries))
         return actions + scheduleWake()
     }
@@ -234,12 +242,12 @@ struct RoomState<Member: RoomMember> {
     mutating func finishExpiredTimers(now: Int64) -> [Action] {
         scheduledDeadline = nil
         guard !isClosed else { return [] }
-        let changes = board.finishExpiredTimers(now: now)
+        let (changes, handOvers) = board.finishExpiredTimersHandingOver(now: now)
         guard !changes.isEmpty else { return scheduleWake() }
         let finished = changes.count { change in
             if case .updateTimer(_, let patch) = change { patch.run?.status == .finished } else { false }
         }
-        return [.count(.timersFinished(finished))] + commit(changes, clientID: nil, opID: nil, now: now)
+        return [.count(.timersFinished(finished))] + commit(changes, clientID: nil, opID: nil, now: now, handOvers: handOvers)
     }
 
     /// Keeps the one wake-up aimed at the earliest deadline of a running timer (and the

@@ -23,10 +23,20 @@ struct WebhookEvent: Equatable {
     ///   changeset's time, or when the server made the changeset (a finish, a hand-over, a
     ///   catch-up: their starts are at a deadline, not at "now");
     /// - a run now paused is `timer.paused`, one now finished `timer.finished`;
-    /// - a sequence section in which one timer finished and one started is `sequence.advanced`;
+    /// - a sequence section in which one timer finished and one started is `sequence.advanced`:
+    ///   the server's `handOvers` name its last hand-over (its started timer may have finished
+    ///   too, in a catch-up); an edit's (a skip) is read from the runs;
     /// - a message shown to the board's screens (a new one, or new text) is `message.shown`;
     /// - every changeset is `board.changed`.
-    static func derive(from changes: [Change], board: Board, boardID: String, revision: Int64, serverMade: Bool, now: Int64) -> [WebhookEvent] {
+    static func derive(
+        from changes: [Change],
+        board: Board,
+        boardID: String,
+        revision: Int64,
+        serverMade: Bool,
+        handOvers: [SequenceHandOver] = [],
+        now: Int64
+    ) -> [WebhookEvent] {
         var events: [WebhookEvent] = []
         var finishedIn: [EntityID: [BoardTimer]] = [:]
         var startedIn: [EntityID: [BoardTimer]] = [:]
@@ -56,11 +66,19 @@ struct WebhookEvent: Equatable {
                 break
             }
         }
-        for (sectionID, started) in startedIn.sorted(by: { $0.key < $1.key }) {
-            guard let section = board.sections[sectionID], section.sequence, let finished = finishedIn[sectionID] else { continue }
-            // A catch-up may hold several hand-overs: the last one finished, the one running now.
+        var advanced: [EntityID: (finished: BoardTimer, started: BoardTimer)] = [:]
+        for handOver in handOvers {
+            guard let finished = board.timers[handOver.finished], let started = board.timers[handOver.started] else { continue }
+            advanced[handOver.section] = (finished, started)
+        }
+        for (sectionID, started) in startedIn where advanced[sectionID] == nil {
+            guard let finished = finishedIn[sectionID] else { continue }
             let last = finished.max { ($0.run.finishedAt ?? 0, $0.order, $0.id) < ($1.run.finishedAt ?? 0, $1.order, $1.id) }!
             let next = started.max { ($0.run.startedAt ?? 0, $0.order, $0.id) < ($1.run.startedAt ?? 0, $1.order, $1.id) }!
+            advanced[sectionID] = (last, next)
+        }
+        for (sectionID, (last, next)) in advanced.sorted(by: { $0.key < $1.key }) {
+            guard let section = board.sections[sectionID], section.sequence else { continue }
             var writer = dataWriter(boardID: boardID, revision: revision)
             writer.key("section")
             writer.beginObject()

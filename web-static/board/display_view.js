@@ -13,6 +13,7 @@ import { setText } from "../dom/kit.js";
 import { pickDisplayed } from "../model/display_pick.js";
 import { DISPLAY_WORDS } from "../model/sentences.js";
 import { countedMs, lengthMs, msUntilChange, timerFace } from "../model/timer_face.js";
+import { boardZone } from "../model/wall_clock.js";
 
 /** @typedef {import("../model/board.js").BoardReader} BoardReader */
 /** @typedef {import("../model/display_pick.js").DisplayPick} DisplayPick */
@@ -54,6 +55,8 @@ export class DisplayView {
     this.pick = { timer: null, section: null, next: null, movedOn: false, missing: false };
     /** @type {Display | null} the display state last drawn */
     this.display = null;
+    /** The board's time zone: a clock and a scheduled start are told in it, not in the screen's. */
+    this.zone = "UTC";
     /** The one pending wake-up, or null. */
     this.wakeUp = /** @type {any} */ (null);
   }
@@ -61,6 +64,7 @@ export class DisplayView {
   /** The board changed: pick the timer again, and draw what differs. @param {BoardReader} board */
   render(board) {
     this.pick = pickDisplayed(board, this.timerId);
+    this.zone = boardZone(board.display);
     const { timer, section, next, missing } = this.pick;
     setText(this.title, timer ? timer.title : missing ? DISPLAY_WORDS.missing : DISPLAY_WORDS.noTimers);
     setText(this.section, section ? section.title : "");
@@ -83,7 +87,7 @@ export class DisplayView {
       return;
     }
     const now = this.clock.serverNow();
-    const face = timerFace(timer, now, movedOn);
+    const face = timerFace(timer, now, movedOn, this.zone);
     if (this.countdown.textContent !== face.text) {
       this.countdown.textContent = face.text;
       // How wide the text is, in em (display.css sizes the digits by it): "+12:34" needs more room than "9:59".

@@ -72,3 +72,53 @@ def test_a_clock_and_a_scheduled_start_are_told_in_the_boards_zone_not_the_scree
     lunch = display("lunch", timezone_id=SCREEN_ZONE)
     expect(lunch.locator(".display-countdown")).to_have_attribute(
         "aria-label", re.compile(f"^45:00, starts at {wall(start_at, BOARD_ZONE, False)}, in "))
+
+
+# The bar's first computed transform and how many transitions it ran, as the page drew it: read at
+# once, so a bar that animated from zero is caught whatever the machine's speed.
+FIRST_BAR = """
+new MutationObserver((_, observer) => {
+  const bar = document.querySelector('.display-progress-bar');
+  if (!bar || !bar.style.transform || window.firstBar) return;
+  window.firstBar = {transform: getComputedStyle(bar).transform, transitions: bar.getAnimations().length};
+}).observe(document, {attributes: true, subtree: true, attributeFilter: ['style']});
+"""
+
+
+def bar_shown(page: Page):
+    """The bar's intended fill (its inline scaleX), or None when there is no bar."""
+    return page.evaluate("""() => {
+      const track = document.querySelector('.display-progress');
+      if (track.hidden || getComputedStyle(track).display === 'none') return null;
+      return Number(/scaleX\\(([^)]*)\\)/.exec(document.querySelector('.display-progress-bar').style.transform)[1]);
+    }""")
+
+
+def test_the_bar_means_something_for_each_kind_and_does_not_grow_from_zero_on_load(server, board, display):
+    now = int(time.time() * 1000)
+    edit(server, board, SECTION,
+         # Counts to two hours from now: its one-minute length means nothing to it.
+         timer_op("doors", "Doors close", 0, 1, kind="toTime", targetAt=now + 7_200_000),
+         timer_op("watch", "Stopwatch", 0, 0, kind="countUp"),
+         timer_op("clock", "Clock", 0, 0, kind="clock"),
+         timer_op("late", "Short talk", 0, 1),
+         {"op": "startTimer", "id": "doors"}, {"op": "startTimer", "id": "watch"}, {"op": "startTimer", "id": "late"})
+    doors = display("doors")
+    # Two seconds into the run (past the length that the old bar divided by): still nearly empty.
+    doors.wait_for_timeout(2000)
+    expect(doors.locator(".display-countdown")).to_have_text(re.compile(r"^1:5\d:\d\d$"))
+    fill = bar_shown(doors)
+    assert fill is not None and fill < 0.01, f"a count to two hours away, 2 s in, fills {fill} of its bar"
+    for timer_id in ("watch", "clock"):
+        page = display(timer_id)
+        expect(page.locator(".display-countdown")).not_to_be_empty()
+        assert bar_shown(page) is None, f"{timer_id} shows a bar"
+    # An overtime timer's bar is full from the first paint: it does not grow from zero.
+    context = doors.context.browser.new_context(viewport=TV)
+    context.add_init_script(FIRST_BAR)
+    page = context.new_page()
+    page.goto(f"{server.http}/b/{board}/display/late#view={board.view}")
+    expect(page.locator("#display-page")).to_have_attribute("data-phase", "over")
+    first = page.evaluate("window.firstBar")
+    context.close()
+    assert first == {"transform": "matrix(1, 0, 0, 1, 0, 0)", "transitions": 0}, first

@@ -12,7 +12,7 @@
 import { setText } from "../dom/kit.js";
 import { pickDisplayed } from "../model/display_pick.js";
 import { DISPLAY_WORDS } from "../model/sentences.js";
-import { countedMs, lengthMs, msUntilChange, timerFace } from "../model/timer_face.js";
+import { msUntilChange, progressOf, timerFace } from "../model/timer_face.js";
 import { boardZone } from "../model/wall_clock.js";
 
 /** @typedef {import("../model/board.js").BoardReader} BoardReader */
@@ -57,6 +57,8 @@ export class DisplayView {
     this.display = null;
     /** The board's time zone: a clock and a scheduled start are told in it, not in the screen's. */
     this.zone = "UTC";
+    /** The timer whose fill the bar shows, or null: another one's is set at once, not animated. */
+    this.barFor = /** @type {string | null} */ (null);
     /** The one pending wake-up, or null. */
     this.wakeUp = /** @type {any} */ (null);
   }
@@ -71,7 +73,6 @@ export class DisplayView {
     setText(this.next, next ? DISPLAY_WORDS.next(next.title) : "");
     this.next.hidden = !next;
     this.countdown.hidden = !timer;
-    this.progress.hidden = !timer;
     if (board.display !== this.display) this.#renderScreen(board.display);
     this.tick();
   }
@@ -82,6 +83,8 @@ export class DisplayView {
     this.wakeUp = null;
     const { timer, movedOn } = this.pick;
     if (!timer) {
+      this.progress.hidden = true;
+      this.barFor = null;
       delete this.page.dataset.phase;
       delete this.page.dataset.status;
       return;
@@ -96,11 +99,29 @@ export class DisplayView {
     if (this.page.dataset.phase !== face.phase) this.page.dataset.phase = face.phase;
     if (this.page.dataset.status !== timer.run.status) this.page.dataset.status = timer.run.status;
     this.countdown.setAttribute("aria-label", `${face.text}, ${face.word}`);
-    const length = lengthMs(timer);
-    const done = length > 0 ? Math.min(1, Math.max(0, countedMs(timer, now) / length)) : 1;
-    this.bar.style.transform = `scaleX(${done})`;
+    this.#fill(timer.id, progressOf(timer, now));
     const wait = Math.min(msUntilChange(timer, now, movedOn), timer.run.status === "running" ? BAR_STEP_MS : Infinity);
     if (Number.isFinite(wait)) this.wakeUp = setTimeout(() => this.tick(), Math.max(wait, 16));
+  }
+
+  /**
+   * The bar at `fill` (null: no bar). It glides between a timer's own steps; the first paint of a
+   * timer jumps, so a page opened in overtime does not grow a bar from zero.
+   * @param {string} timerId @param {number | null} fill
+   */
+  #fill(timerId, fill) {
+    this.progress.hidden = fill === null;
+    if (fill === null) return;
+    const transform = `scaleX(${fill})`;
+    if (this.barFor === timerId) {
+      this.bar.style.transform = transform;
+      return;
+    }
+    this.barFor = timerId;
+    this.bar.style.transition = "none";
+    this.bar.style.transform = transform;
+    void this.bar.offsetWidth;
+    this.bar.style.transition = "";
   }
 
   /** The board's message and blackout. @param {Display} display */

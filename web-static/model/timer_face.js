@@ -209,6 +209,25 @@ export function msUntilChange(timer, serverNow, movedOn = false) {
 }
 
 /**
+ * How much of a display's progress bar is filled, 0 to 1, or null for no bar. A countdown: the
+ * part of its length counted (full in overtime). A count to a time of day: the part of the time
+ * from its run's start to its target (its length means nothing to it), full once finished, and no
+ * bar before it runs. A clock and a stopwatch never end: no bar.
+ * @param {TimerTimes} timer @param {number} serverNow @returns {number | null}
+ */
+export function progressOf(timer, serverNow) {
+  const { run } = timer;
+  const part = (/** @type {number} */ done, /** @type {number} */ whole) => (whole > 0 ? Math.min(1, Math.max(0, done / whole)) : 1);
+  if (timer.kind === TIMER_KIND.clock || timer.kind === TIMER_KIND.countUp) return null;
+  if (timer.kind === TIMER_KIND.toTime) {
+    if (run.status === RUN.finished) return 1;
+    if (run.status !== RUN.running || run.startedAt === undefined || timer.targetAt == null) return null;
+    return part(serverNow - run.startedAt, timer.targetAt - run.startedAt);
+  }
+  return part(countedMs(timer, serverNow), lengthMs(timer));
+}
+
+/**
  * A run state that newly reads "finished", as opposed to one that was already finished (a page
  * opened after the end): only the first deserves an alert.
  * @param {Run | undefined} before the state shown before, undefined for a timer not shown before

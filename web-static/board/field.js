@@ -19,7 +19,8 @@ import { REMOTE_CHANGED } from "../model/sentences.js";
  * @param {Document} doc @param {string} className @param {string} label @param {Record<string, string>} [extra]
  */
 export function createField(doc, className, label, extra = {}) {
-  return h(doc, "input", { class: `field ${className}`, "aria-label": label, autocomplete: "off", ...extra });
+  // dir=auto: an Arabic or Hebrew title reads right to left, whatever the page's direction.
+  return h(doc, "input", { class: `field ${className}`, "aria-label": label, autocomplete: "off", dir: "auto", ...extra });
 }
 
 /**

@@ -101,7 +101,7 @@ function addTimerForm(doc, sectionId, maxTitleLength) {
     h(doc, "label", { class: "visually-hidden", for: id("title") }, [L.newTitle]),
     h(doc, "input", {
       id: id("title"), name: "title", class: "field", placeholder: L.newTitlePlaceholder, required: "",
-      maxlength: String(maxTitleLength), autocomplete: "off",
+      maxlength: String(maxTitleLength), autocomplete: "off", dir: "auto",
     }),
     h(doc, "label", { class: "visually-hidden", for: id("minutes") }, [L.newMinutes]),
     h(doc, "input", { id: id("minutes"), name: "minutes", class: "field number", type: "number", min: "0", max: "999", inputmode: "numeric", placeholder: "min" }),

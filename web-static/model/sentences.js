@@ -324,8 +324,6 @@ export function apiErrorText(error) {
 
 /** What a display says around its countdown (pages/display.js, board/display_view.js). */
 export const DISPLAY_WORDS = Object.freeze({
-  /** @param {string} title */
-  next: (title) => `Next: ${title}`,
   noTimers: "No timers yet",
   missing: "This timer is not on the board any more",
   /** The name others see for a display in presence. */

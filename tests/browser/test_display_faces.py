@@ -122,3 +122,38 @@ def test_the_bar_means_something_for_each_kind_and_does_not_grow_from_zero_on_lo
     first = page.evaluate("window.firstBar")
     context.close()
     assert first == {"transform": "matrix(1, 0, 0, 1, 0, 0)", "transitions": 0}, first
+
+
+# The countdown's text on the page's background, its opacity blended in, as WCAG's contrast ratio.
+INK_CONTRAST = """() => {
+  const channels = text => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = rgb => rgb.map(c => (c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const countdown = document.querySelector('.display-countdown');
+  const style = getComputedStyle(countdown);
+  const bg = channels(getComputedStyle(document.querySelector('#display-page')).backgroundColor);
+  const alpha = Number(style.opacity);
+  const ink = channels(style.color).map((c, i) => c * alpha + bg[i] * (1 - alpha));
+  const [a, b] = [luminance(ink), luminance(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_paused_timer_says_paused_and_stays_legible(server, board, display, scheme):
+    # At its warning point from the start: paused, it is amber.
+    edit(server, board, SECTION, timer_op("talk", "Talk", 1, 0, warnAt=60_000), timer_op("plain", "Plain", 5),
+         {"op": "startTimer", "id": "talk"}, {"op": "startTimer", "id": "plain"})
+    edit(server, board, {"op": "pauseTimer", "id": "talk"}, {"op": "pauseTimer", "id": "plain"})
+    for timer_id, phase in (("talk", "warn"), ("plain", "")):
+        page = display(timer_id, color_scheme=scheme)
+        expect(page.locator("#display-page")).to_have_attribute("data-status", "paused")
+        expect(page.locator("#display-page")).to_have_attribute("data-phase", phase)
+        expect(page.locator(".display-state")).to_have_text("Paused")
+        expect(page.locator(".display-state")).to_be_visible()
+        ratio = page.evaluate(INK_CONTRAST)
+        assert ratio >= 3, f"{scheme}, paused {phase or 'plain'}: the countdown reads {ratio:.2f}:1"
+    # Running again: the word goes.
+    edit(server, board, {"op": "startTimer", "id": "plain"})
+    expect(page.locator("#display-page")).to_have_attribute("data-status", "running")
+    expect(page.locator(".display-state")).to_be_hidden()

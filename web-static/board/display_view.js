@@ -7,13 +7,14 @@
 //
 // Stable selectors: #display-page[data-phase=""|warn|over|done][data-status=idle|running|paused|finished]
 // [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-next
-// (.display-next-title), .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
+// (.display-next-title), .display-state (a word under the countdown: "Paused"), .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
 
 import { setText } from "../dom/kit.js";
 import { pickDisplayed } from "../model/display_pick.js";
-import { DISPLAY_WORDS } from "../model/sentences.js";
+import { DISPLAY_WORDS, STATE_WORDS } from "../model/sentences.js";
 import { msUntilChange, progressOf, timerFace } from "../model/timer_face.js";
 import { boardZone } from "../model/wall_clock.js";
+import { RUN } from "../wire/constants.js";
 
 /** @typedef {import("../model/board.js").BoardReader} BoardReader */
 /** @typedef {import("../model/display_pick.js").DisplayPick} DisplayPick */
@@ -44,6 +45,7 @@ export class DisplayView {
     this.timerId = timerId;
     const part = (/** @type {string} */ name) => /** @type {HTMLElement} */ (page.querySelector(name));
     this.countdown = part(".display-countdown");
+    this.state = part(".display-state");
     this.title = part(".display-title");
     this.section = part(".display-section");
     this.next = part(".display-next");
@@ -85,6 +87,7 @@ export class DisplayView {
     const { timer, movedOn } = this.pick;
     if (!timer) {
       this.progress.hidden = true;
+      this.#say("");
       this.barFor = null;
       delete this.page.dataset.phase;
       delete this.page.dataset.status;
@@ -101,8 +104,16 @@ export class DisplayView {
     if (this.page.dataset.status !== timer.run.status) this.page.dataset.status = timer.run.status;
     this.countdown.setAttribute("aria-label", `${face.text}, ${face.word}`);
     this.#fill(timer.id, progressOf(timer, now));
+    // Said in a word, not only by colour or dimming: a screen across a room shows no tooltip.
+    this.#say(timer.run.status === RUN.paused ? STATE_WORDS.paused : "");
     const wait = Math.min(msUntilChange(timer, now, movedOn), timer.run.status === "running" ? BAR_STEP_MS : Infinity);
     if (Number.isFinite(wait)) this.wakeUp = setTimeout(() => this.tick(), Math.max(wait, 16));
+  }
+
+  /** The word under the countdown ("" for none). @param {string} word */
+  #say(word) {
+    setText(this.state, word);
+    this.state.hidden = word === "";
   }
 
   /**

@@ -101,3 +101,39 @@ def test_right_to_left_titles_keep_their_direction_on_the_board_page(server, boa
     field = page.locator("#add-section-title")
     field.fill(HEBREW_ENGLISH)
     assert direction(field) == {"dir": "rtl", "rtl": True}
+
+
+UHD = {"width": 3840, "height": 2160}
+NOTICE = """() => {
+  const notice = document.getElementById('display-connection');
+  const r = notice.getBoundingClientRect();
+  const label = notice.querySelector('.connection-label');
+  const overlaps = selector => { const e = document.querySelector(selector); if (!e || e.hidden) return false;
+    const o = e.getBoundingClientRect(); return !(r.right <= o.left || r.left >= o.right || r.bottom <= o.top || r.top >= o.bottom); };
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {state: notice.dataset.state, labelPx: parseFloat(getComputedStyle(label).fontSize), height: innerHeight,
+          countdown: overlaps('.display-countdown'), next: overlaps('.display-next'), onTop: notice.contains(top)};
+}"""
+
+
+def test_the_offline_notice_reads_across_a_room_above_the_blackout_and_covers_nothing(server, board, display):
+    edit(server, board, SECTION, timer_op("talk", "Talk", 20),
+         timer_op("qa", "Questions from the audience and closing remarks", 5), {"op": "startTimer", "id": "talk"})
+    for viewport in (UHD, TV, PHONE):
+        page = display(viewport=viewport)
+        expect(page.locator(".display-next")).to_be_visible()
+        page.context.set_offline(True)
+        expect(page.locator("#display-connection")).to_have_attribute("data-state", "offline")
+        notice = page.evaluate(NOTICE)
+        # A display's line of text is some 3% of its height (the Next line is 4.5vmin); the notice at least 2.5%.
+        assert notice["labelPx"] >= min(0.025 * viewport["height"], 0.025 * viewport["width"]) - 0.5, f"{viewport}: {notice}"
+        assert not notice["countdown"] and not notice["next"], f"{viewport}: the notice covers the display: {notice}"
+        assert notice["onTop"], f"{viewport}: {notice}"
+        page.context.set_offline(False)
+        expect(page.locator("#display-connection")).to_have_attribute("data-state", "live")
+    # Blacked out: the screen is black, but whoever runs it still learns that it is offline.
+    edit(server, board, {"op": "setBlackout", "on": True})
+    expect(page.locator(".display-blackout")).to_be_visible()
+    page.context.set_offline(True)
+    expect(page.locator("#display-connection")).to_have_attribute("data-state", "offline")
+    assert page.evaluate(NOTICE)["onTop"], "the blackout covers the offline notice"

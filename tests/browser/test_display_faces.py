@@ -157,3 +157,13 @@ def test_a_paused_timer_says_paused_and_stays_legible(server, board, display, sc
     edit(server, board, {"op": "startTimer", "id": "plain"})
     expect(page.locator("#display-page")).to_have_attribute("data-status", "running")
     expect(page.locator(".display-state")).to_be_hidden()
+
+
+def test_an_idle_timer_with_a_scheduled_start_says_when_it_starts(server, board, display):
+    now = int(time.time() * 1000)
+    start_at = (now // 60_000 + 90) * 60_000
+    edit(server, board, {"op": "setTimeZone", "timeZone": BOARD_ZONE}, SECTION,
+         timer_op("lunch", "Lunch", 45, 0, startAt=start_at))
+    page = display("lunch", timezone_id=SCREEN_ZONE)
+    expect(page.locator(".display-state")).to_have_text(f"Starts at {wall(start_at, BOARD_ZONE, False)}")
+    expect(page.locator(".display-state")).to_be_visible()

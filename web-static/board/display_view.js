@@ -7,13 +7,13 @@
 //
 // Stable selectors: #display-page[data-phase=""|warn|over|done][data-status=idle|running|paused|finished]
 // [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-next
-// (.display-next-title), .display-state (a word under the countdown: "Paused"), .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
+// (.display-next-title), .display-state (a word under the countdown: "Paused", "Starts at 14:00"), .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
 
 import { setText } from "../dom/kit.js";
 import { pickDisplayed } from "../model/display_pick.js";
 import { DISPLAY_WORDS, STATE_WORDS } from "../model/sentences.js";
 import { msUntilChange, progressOf, timerFace } from "../model/timer_face.js";
-import { boardZone } from "../model/wall_clock.js";
+import { boardZone, formatWallTime } from "../model/wall_clock.js";
 import { RUN } from "../wire/constants.js";
 
 /** @typedef {import("../model/board.js").BoardReader} BoardReader */
@@ -32,6 +32,19 @@ export function emWidth(text) {
   let em = 0;
   for (const char of text) em += char === ":" ? 0.4 : char === "+" ? 0.9 : 0.72;
   return Math.round(em * 100) / 100;
+}
+
+/**
+ * The word under a timer's countdown: "Paused", or an idle timer's scheduled start in the board's
+ * zone ("Starts at 14:00"), or "" for none.
+ * @param {import("../wire/protocol.js").Timer} timer @param {string} zone
+ */
+function stateWord(timer, zone) {
+  if (timer.run.status === RUN.paused) return STATE_WORDS.paused;
+  if (timer.run.status === RUN.idle && timer.startAt != null) {
+    return DISPLAY_WORDS.startsAt(formatWallTime(timer.startAt, zone, { seconds: timer.startAt % 60_000 !== 0 }));
+  }
+  return "";
 }
 
 export class DisplayView {
@@ -105,7 +118,7 @@ export class DisplayView {
     this.countdown.setAttribute("aria-label", `${face.text}, ${face.word}`);
     this.#fill(timer.id, progressOf(timer, now));
     // Said in a word, not only by colour or dimming: a screen across a room shows no tooltip.
-    this.#say(timer.run.status === RUN.paused ? STATE_WORDS.paused : "");
+    this.#say(stateWord(timer, this.zone));
     const wait = Math.min(msUntilChange(timer, now, movedOn), timer.run.status === "running" ? BAR_STEP_MS : Infinity);
     if (Number.isFinite(wait)) this.wakeUp = setTimeout(() => this.tick(), Math.max(wait, 16));
   }

@@ -324,6 +324,8 @@ export function apiErrorText(error) {
 
 /** What a display says around its countdown (pages/display.js, board/display_view.js). */
 export const DISPLAY_WORDS = Object.freeze({
+  /** Under an idle timer's countdown, its scheduled start in the board's zone. @param {string} time */
+  startsAt: (time) => `Starts at ${time}`,
   noTimers: "No timers yet",
   missing: "This timer is not on the board any more",
   /** The name others see for a display in presence. */

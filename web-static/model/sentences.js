@@ -234,7 +234,8 @@ export function pendingText(pending) {
 export function connectionDetailText({ reason, message }) {
   switch (reason) {
     case ENDED.wrongLink: return "This link does not open a board.";
-    case ENDED.replaced: return "This link was replaced by the board's owner.";
+    // Its owner or the server's operator (reset-links) may have replaced it: say not who.
+    case ENDED.replaced: return "This link was replaced.";
     case ENDED.deleted: return "This board was deleted.";
     case DETAIL.outdated: return "This page is out of date. Reload it to continue.";
     case DETAIL.joinFailed: return `the server could not open the board (${message ?? ""})`;
@@ -259,7 +260,7 @@ export const ENDED_WORDS = Object.freeze({
   },
   [ENDED.replaced]: {
     title: "This link was replaced",
-    text: "The board's owner replaced the link you used, so it no longer opens the board. Ask the owner for the new link.",
+    text: "The link you used was replaced, so it no longer opens the board. Ask the board's owner for the new link.",
   },
   [ENDED.deleted]: {
     title: "This board was deleted",

@@ -338,7 +338,8 @@ export const SCREENS_WORDS = Object.freeze({
   noMessage: "No message on the screens.",
   /** @param {string} text @param {boolean} flash */
   showing: (text, flash) => `Showing${flash ? ", flashing" : ""}: “${text}”`,
-  blackoutOn: "Screens are black",
+  // What pressing the toggle does (aria-pressed says whether the screens are black).
+  blackoutOn: "End the blackout",
   blackoutOff: "Black out the screens",
   /** @param {unknown} error */
   displayLinkFailed: (error) => `Could not load the display's link: ${apiErrorText(error)}.`,

@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import clock_script
+
 TV = {"width": 1920, "height": 1080}
 BOARD_ZONE = "Asia/Tokyo"
 SCREEN_ZONE = "America/New_York"
@@ -33,13 +35,15 @@ SECTION = {"op": "addSection", "id": "s", "title": "Day", "position": "last"}
 
 @pytest.fixture
 def display(browser, server, board):
-    """`display(timer_id=None, viewport=TV, **context options)` opens the board's display through its
-    view link and waits until it is live."""
+    """`display(timer_id=None, viewport=TV, scripts=(), **context options)` opens the board's display
+    through its view link, with `scripts` run before the page's own, and waits until it is live."""
     contexts = []
 
-    def open_display(timer_id=None, viewport=TV, **options):
+    def open_display(timer_id=None, viewport=TV, scripts=(), **options):
         context = browser.new_context(viewport=viewport, **options)
         contexts.append(context)
+        for script in scripts:
+            context.add_init_script(script)
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(error))
@@ -167,3 +171,36 @@ def test_an_idle_timer_with_a_scheduled_start_says_when_it_starts(server, board,
     page = display("lunch", timezone_id=SCREEN_ZONE)
     expect(page.locator(".display-state")).to_have_text(f"Starts at {wall(start_at, BOARD_ZONE, False)}")
     expect(page.locator(".display-state")).to_be_visible()
+
+
+# When the page first heard a pong, and when it first drew a countdown, in its own ms since load.
+FIRST_DRAW = """(() => {
+  window.seen = {pong: null, drawn: null, text: null, phase: null};
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', event => {
+        if (window.seen.pong === null && String(event.data).includes('"pong"')) window.seen.pong = performance.now();
+      });
+    }
+  };
+  new MutationObserver(() => {
+    const countdown = document.querySelector('.display-countdown');
+    if (window.seen.drawn !== null || !countdown || !countdown.textContent) return;
+    Object.assign(window.seen, {drawn: performance.now(), text: countdown.textContent,
+                                phase: document.querySelector('#display-page').dataset.phase});
+  }).observe(document, {subtree: true, childList: true, characterData: true});
+})();"""
+
+
+def test_a_display_with_a_wrong_clock_waits_for_the_servers_before_its_first_countdown(server, board, display):
+    edit(server, board, SECTION, timer_op("talk", "Talk", 5), {"op": "startTimer", "id": "talk"})
+    # Three hours ahead: drawn with its own clock, the five-minute talk would read as long over.
+    page = display("talk", scripts=(clock_script(3 * 3_600_000), FIRST_DRAW))
+    expect(page.locator(".display-countdown")).to_have_text(re.compile(r"^4:[0-5]\d$"))
+    seen = page.evaluate("window.seen")
+    # Held for the first pong, or a second at most (a pong slower than that: it draws what it has).
+    if seen["pong"] is not None and seen["pong"] < 900:
+        assert seen["drawn"] >= seen["pong"], f"drawn before the clock was known: {seen}"
+        assert seen["phase"] != "over" and not seen["text"].startswith("+"), seen

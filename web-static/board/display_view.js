@@ -22,6 +22,11 @@ import { RUN } from "../wire/constants.js";
 
 /** A running bar moves at least this often, between the countdown's own seconds. */
 const BAR_STEP_MS = 1000;
+/**
+ * The first countdown waits this long at most for the server's clock (the first pong): drawn with
+ * the screen's own clock, one three hours off showed a red overtime for half a second.
+ */
+const FIRST_SYNC_WAIT_MS = 1000;
 
 /**
  * The width of a countdown's text in em, a little over what common sans-serif fonts draw
@@ -49,7 +54,7 @@ function stateWord(timer, zone) {
 
 export class DisplayView {
   /**
-   * @param {{page: HTMLElement, clock: {serverNow(): number}, timerId: string | null}} options
+   * @param {{page: HTMLElement, clock: {serverNow(): number, synced?: boolean}, timerId: string | null}} options
    *   timerId: the one timer the address names (/display/TIMER), or null for the board's current one
    */
   constructor({ page, clock, timerId }) {
@@ -75,6 +80,8 @@ export class DisplayView {
     this.zone = "UTC";
     /** The timer whose fill the bar shows, or null: another one's is set at once, not animated. */
     this.barFor = /** @type {string | null} */ (null);
+    /** Until when (performance.now()) the first draw waits for the server's clock. */
+    this.holdUntil = performance.now() + FIRST_SYNC_WAIT_MS;
     /** The one pending wake-up, or null. */
     this.wakeUp = /** @type {any} */ (null);
   }
@@ -106,6 +113,13 @@ export class DisplayView {
       delete this.page.dataset.status;
       return;
     }
+    const wait = this.holdUntil - performance.now();
+    if (this.clock.synced === false && wait > 0) {
+      // The clock's first pong ends the wait too (the page's onClock ticks again).
+      this.wakeUp = setTimeout(() => this.tick(), wait);
+      return;
+    }
+    this.holdUntil = 0;
     const now = this.clock.serverNow();
     const face = timerFace(timer, now, movedOn, this.zone);
     if (this.countdown.textContent !== face.text) {
@@ -119,8 +133,8 @@ export class DisplayView {
     this.#fill(timer.id, progressOf(timer, now));
     // Said in a word, not only by colour or dimming: a screen across a room shows no tooltip.
     this.#say(stateWord(timer, this.zone));
-    const wait = Math.min(msUntilChange(timer, now, movedOn), timer.run.status === "running" ? BAR_STEP_MS : Infinity);
-    if (Number.isFinite(wait)) this.wakeUp = setTimeout(() => this.tick(), Math.max(wait, 16));
+    const next = Math.min(msUntilChange(timer, now, movedOn), timer.run.status === "running" ? BAR_STEP_MS : Infinity);
+    if (Number.isFinite(next)) this.wakeUp = setTimeout(() => this.tick(), Math.max(next, 16));
   }
 
   /** The word under the countdown ("" for none). @param {string} word */

@@ -37,7 +37,8 @@ export function openDisplayPage(doc, { board, timer }) {
   page.hidden = false;
   const connection = byId("display-connection");
   const status = new StatusView(connection, byId("toasts"));
-  const view = new DisplayView({ page, clock: { serverNow: () => session.clock.serverNow() }, timerId: timer });
+  const clock = { serverNow: () => session.clock.serverNow(), get synced() { return session.clock.synced; } };
+  const view = new DisplayView({ page, clock, timerId: timer });
   const session = new DisplaySession({
     boardId: board, secret: key.secret, status, location: win.location,
     onBoard: (shown) => view.render(shown), onClock: () => view.tick(), onEnded: (reason) => void ended(reason),

@@ -7,7 +7,8 @@
 //
 // Stable selectors: #display-page[data-phase=""|warn|over|done][data-status=idle|running|paused|finished]
 // [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-next
-// (.display-next-title), .display-state (a word under the countdown: "Paused", "Starts at 14:00"), .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
+// (.display-next-title), .display-state (a word under the countdown: "Paused", "Starts at 14:00"),
+// .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
 
 import { setText } from "../dom/kit.js";
 import { pickDisplayed } from "../model/display_pick.js";

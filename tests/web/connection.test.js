@@ -22,7 +22,11 @@ const SECRET = "Qm9hcmRTZWNyZXRFZGl0MQ";
 const fixture = (path) => JSON.parse(readFileSync(new URL(path, FIXTURES), "utf8"));
 
 /** A page's session over a fake network; `advance` moves the fake clock and fires due timers. */
-function harness({ random = 0.5 } = {}) {
+/**
+ * answerPings: the fake server answers each ping with a pong a millisecond later, as a live one
+ * does (for tests that let more than a heartbeat's PING + PONG pass on a live socket).
+ */
+function harness({ random = 0.5, answerPings = false } = {}) {
   /** @type {FakeSocket[]} */
   const sockets = [];
   class FakeSocket {
@@ -40,7 +44,11 @@ function harness({ random = 0.5 } = {}) {
       sockets.push(this);
     }
     /** @param {string} text */
-    send(text) { this.sent.push(JSON.parse(text)); }
+    send(text) {
+      const message = JSON.parse(text);
+      this.sent.push(message);
+      if (answerPings && message.type === "ping") env.setTimeout(() => this.receive({ type: "pong", t: message.t, serverTime: now }), 1);
+    }
     close() { this.readyState = 3; }
     open() { this.readyState = 1; this.onopen?.(); }
     /** @param {object} message */
@@ -239,6 +247,10 @@ describe("session", () => {
     assert.deepStrictEqual(h.socket().sent.at(-1), { type: "join", board: "kT3vQ9mZ2pXa", secret: SECRET });
   });
 
+  test("a silent network drop is noticed within 10 s: a wall screen must not look live longer", () => {
+    assert.ok(PING_INTERVAL_MS + PONG_TIMEOUT_MS <= 10_000, `${PING_INTERVAL_MS} + ${PONG_TIMEOUT_MS} ms`);
+  });
+
   test("heartbeat: a ping every interval; no pong in time means a dead socket", () => {
     const h = harness();
     h.connection.start();
@@ -393,7 +405,7 @@ describe("a join that fails (issue 12)", () => {
   });
 
   test("an error while live is not taken for a failed join", () => {
-    const h = harness();
+    const h = harness({ answerPings: true });
     h.connection.start();
     h.handshake();
     h.socket().receive({ type: "error", code: "bad_message", message: "x" });
@@ -694,7 +706,7 @@ describe("rate limits (rate_limited with retryAfterMs)", () => {
   });
 
   test("the handler hears of limits only once edits have been held back for RATE_LIMIT_WARN_MS, once per streak", () => {
-    const h = harness();
+    const h = harness({ answerPings: true });
     h.connection.start();
     h.handshake();
     h.edit("1", rename("A"));
@@ -725,7 +737,7 @@ describe("rate limits (rate_limited with retryAfterMs)", () => {
   });
 
   test("other rejects still reach the handler, which drops the edit", () => {
-    const h = harness();
+    const h = harness({ answerPings: true });
     h.connection.start();
     h.handshake();
     h.edit("19", rename("Gone"));

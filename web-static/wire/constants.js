@@ -219,10 +219,15 @@ export const CONNECTION = Object.freeze({
 
 /** Where the WebSocket lives, relative to the page's host. */
 export const WS_PATH = "/ws";
-/** A heartbeat keeps proxies from closing an idle socket and notices a dead one. */
-export const PING_INTERVAL_MS = 15000;
+/**
+ * A heartbeat keeps proxies from closing an idle socket and notices a dead one: a network that
+ * drops silently (no close reaches the browser) is noticed within PING + PONG, 10 s, so a wall
+ * screen says it is offline instead of showing a stale board (it was 25 s). The cost is one small
+ * message each way every 5 s.
+ */
+export const PING_INTERVAL_MS = 5000;
 /** No pong this long after a ping: the socket is dead even if the browser has not noticed. */
-export const PONG_TIMEOUT_MS = 10000;
+export const PONG_TIMEOUT_MS = 5000;
 /** No welcome this long after opening: give up on this socket and try again. */
 export const HANDSHAKE_TIMEOUT_MS = 10000;
 /** Reconnect delays grow from BASE to MAX; each is scaled by a random factor in [1 - JITTER, 1]. */

@@ -69,6 +69,8 @@ def test_a_clock_and_a_scheduled_start_are_told_in_the_boards_zone_not_the_scree
          timer_op("clock", "Tokyo time", 0, 0, kind="clock"),
          timer_op("lunch", "Lunch", 45, 0, startAt=start_at))
     clock = display("clock", timezone_id=SCREEN_ZONE)
+    # The first face waits for the server's clock (the first pong, or 1 s).
+    expect(clock.locator(".display-countdown")).to_have_text(re.compile(r"\d"))
     shown = clock.locator(".display-countdown").inner_text()
     # The face reads whole seconds; allow the second that passed while reading it.
     candidates = {wall(now + delta, BOARD_ZONE) for delta in range(0, 60_000, 1000)}

@@ -59,6 +59,13 @@ describe("which timer a display shows", () => {
     assert.deepEqual(ids(pickDisplayed(board([finished(10), finished(20), running], { sequence: true }))), ["t3", null]);
   });
 
+  test("a sequence: the shown timer's place in it (a named one too); none outside a sequence", () => {
+    assert.deepEqual(pickDisplayed(board([finished(10), running, idle], { sequence: true })).place, { position: 2, total: 3 });
+    assert.deepEqual(pickDisplayed(board([running, idle, idle], { sequence: true }), "t3").place, { position: 3, total: 3 });
+    assert.equal(pickDisplayed(board([finished(10), running, idle])).place, null);
+    assert.equal(pickDisplayed(board([running]), "gone").place, null);
+  });
+
   test("a sequence that ended shows its last timer's overtime, not a timer it moved on from", () => {
     const pick = pickDisplayed(board([finished(10), finished(20)], { sequence: true }));
     assert.deepEqual(ids(pick), ["t2", null]);

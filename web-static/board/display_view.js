@@ -6,13 +6,14 @@
 // changes by itself (at most a second away while it runs, so the bar moves too).
 //
 // Stable selectors: #display-page[data-phase=""|warn|over|done][data-status=idle|running|paused|finished]
-// [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-next
+// [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-place
+// (in a sequence, "2 of 5"), .display-next
 // (.display-next-title), .display-state (a word under the countdown: "Paused", "Starts at 14:00"),
 // .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
 
 import { setText } from "../dom/kit.js";
 import { pickDisplayed } from "../model/display_pick.js";
-import { DISPLAY_WORDS, STATE_WORDS } from "../model/sentences.js";
+import { DISPLAY_WORDS, STATE_WORDS, placeText } from "../model/sentences.js";
 import { msUntilChange, progressOf, timerFace } from "../model/timer_face.js";
 import { boardZone, formatWallTime } from "../model/wall_clock.js";
 import { RUN } from "../wire/constants.js";
@@ -67,6 +68,7 @@ export class DisplayView {
     this.state = part(".display-state");
     this.title = part(".display-title");
     this.section = part(".display-section");
+    this.place = part(".display-place");
     this.next = part(".display-next");
     this.nextTitle = part(".display-next-title");
     this.progress = part(".display-progress");
@@ -74,7 +76,7 @@ export class DisplayView {
     this.message = part(".display-message");
     this.blackout = part(".display-blackout");
     /** @type {DisplayPick} */
-    this.pick = { timer: null, section: null, next: null, movedOn: false, missing: false };
+    this.pick = { timer: null, section: null, next: null, movedOn: false, missing: false, place: null };
     /** @type {Display | null} the display state last drawn */
     this.display = null;
     /** The board's time zone: a clock and a scheduled start are told in it, not in the screen's. */
@@ -91,9 +93,12 @@ export class DisplayView {
   render(board) {
     this.pick = pickDisplayed(board, this.timerId);
     this.zone = boardZone(board.display);
-    const { timer, section, next, missing } = this.pick;
+    const { timer, section, next, missing, place } = this.pick;
     setText(this.title, timer ? timer.title : missing ? DISPLAY_WORDS.missing : DISPLAY_WORDS.noTimers);
     setText(this.section, section ? section.title : "");
+    // The board page's sequence header says it in the same words.
+    setText(this.place, place ? placeText(place.position, place.total) : "");
+    this.place.hidden = !place;
     setText(this.nextTitle, next ? next.title : "");
     this.next.hidden = !next;
     this.countdown.hidden = !timer;

@@ -18,9 +18,11 @@ import { isSequence, movedOnIds } from "./sequence.js";
 /** @typedef {import("../wire/protocol.js").Timer} Timer */
 /** @typedef {import("../wire/protocol.js").Section} Section */
 /**
- * @typedef {{timer: Timer | null, section: Section | null, next: Timer | null, movedOn: boolean, missing: boolean}} DisplayPick
+ * @typedef {{timer: Timer | null, section: Section | null, next: Timer | null, movedOn: boolean, missing: boolean,
+ *   place: {position: number, total: number} | null}} DisplayPick
  *   movedOn: the shown timer is a finished timer of a sequence that moved on (it reads "Done");
- *   missing: the address named a timer the board does not have (any more)
+ *   missing: the address named a timer the board does not have (any more);
+ *   place: where the shown timer is in its sequence (1-based), or null outside a sequence
  */
 
 /**
@@ -37,17 +39,19 @@ export function pickDisplayed(board, timerId = null) {
   let at = -1;
   if (timerId !== null) {
     at = all.findIndex((entry) => entry.timer.id === timerId);
-    if (at < 0) return { timer: null, section: null, next: null, movedOn: false, missing: true };
+    if (at < 0) return { timer: null, section: null, next: null, movedOn: false, missing: true, place: null };
   } else {
     at = all.findIndex((entry) => entry.timer.run.status === RUN.running);
     if (at < 0) at = all.findIndex((entry) => entry.timer.run.status === RUN.paused);
     if (at < 0) at = lastOvertime(all);
     if (at < 0) at = all.findIndex((entry) => entry.timer.run.status === RUN.idle);
   }
-  if (at < 0) return { timer: null, section: null, next: null, movedOn: false, missing: false };
+  if (at < 0) return { timer: null, section: null, next: null, movedOn: false, missing: false, place: null };
   const { timer, section, index, ordered } = all[at];
-  const movedOn = isSequence(section) && movedOnIds(ordered).has(timer.id);
-  return { timer, section, next: nextOf(all, at), movedOn, missing: false };
+  const sequence = isSequence(section);
+  const movedOn = sequence && movedOnIds(ordered).has(timer.id);
+  const place = sequence ? { position: index + 1, total: ordered.length } : null;
+  return { timer, section, next: nextOf(all, at), movedOn, missing: false, place };
 }
 
 /**

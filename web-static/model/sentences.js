@@ -62,10 +62,18 @@ export function progressText({ state, position, total }) {
   switch (state) {
     case "empty": return "No timers yet";
     case "ready": return `${total} ${total === 1 ? "timer" : "timers"}, ready`;
-    case "running": return `${position} of ${total}`;
-    case "paused": return `${position} of ${total}, paused`;
-    case "ended": return `${position} of ${total}, done`;
+    case "running": return placeText(position, total);
+    case "paused": return `${placeText(position, total)}, paused`;
+    case "ended": return `${placeText(position, total)}, done`;
   }
+}
+
+/**
+ * Which timer of a sequence: "2 of 5" (a sequence's header, and a display next to the section's name).
+ * @param {number} position 1-based @param {number} total
+ */
+export function placeText(position, total) {
+  return `${position} of ${total}`;
 }
 
 /** The title of a field someone else changed while the user typed in it. */

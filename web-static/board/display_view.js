@@ -9,7 +9,7 @@
 // [data-blackout=true|false], .display-countdown, .display-title, .display-section, .display-place
 // (in a sequence, "2 of 5"), .display-next
 // (.display-next-title), .display-state (a word under the countdown: "Paused", "Starts at 14:00"),
-// .display-progress-bar, .display-message[data-flash=true|false], .display-blackout.
+// .display-progress-bar, .display-message[data-flash=true|false][data-long=true|false], .display-blackout.
 
 import { setText } from "../dom/kit.js";
 import { pickDisplayed } from "../model/display_pick.js";
@@ -29,6 +29,8 @@ const BAR_STEP_MS = 1000;
  * the screen's own clock, one three hours off showed a red overtime for half a second.
  */
 const FIRST_SYNC_WAIT_MS = 1000;
+/** A message longer than this is set in smaller type (display.css): "Wrap up" stays large. */
+const LONG_MESSAGE_CHARS = 48;
 
 /**
  * The width of a countdown's text in em, a little over what common sans-serif fonts draw
@@ -179,6 +181,8 @@ export class DisplayView {
     this.message.hidden = !message;
     if (!message) return;
     setText(this.message, message.text);
+    this.message.title = message.text;
+    this.message.dataset.long = String([...message.text].length > LONG_MESSAGE_CHARS);
     this.message.dataset.flash = String(message.flash);
     if (!message.flash) this.message.classList.remove("flashing");
     // The same text shown again is a new message (a new shownAt): it flashes from the start again.

@@ -8,12 +8,12 @@ import Synchronization
 /// empty, asks the connection's event loop to drain it. The drain writes everything pending and
 /// flushes once, so a busy connection gets many frames per system call, and no task is woken
 /// per frame. While the socket cannot take more (the peer is not reading), frames wait here;
-/// when a client falls more than `capacity` frames behind, it is disconnected (it resumes from
-/// its revision) instead of growing the server's memory.
+/// when a client falls more than `capacity` frames, or `byteLimit` bytes, behind, it is
+/// disconnected (it resumes from its revision) instead of growing the server's memory.
 package final class Outbound: Sendable, Identifiable {
     /// Unique per connection, for logs and for the room's subscriber table.
     package let id: Int
-    // The three fields below share one word, in this order (Swift lays a class out as declared):
+    // The four fields below share one word, in this order (Swift lays a class out as declared):
     // one per connection, 104 bytes in all fit malloc's 112-byte blocks, 113 took 128.
     /// The most frames queued at once (`capacity`).
     private let frameLimit: UInt32
@@ -21,6 +21,8 @@ package final class Outbound: Sendable, Identifiable {
     package let acceptsDeflate: Bool
     /// Something arrived from the peer since the heartbeat last looked (set by the connection).
     private let heardFrom = Atomic<Bool>(true)
+    /// `byteLimit` in MiB.
+    private let mebibyteLimit: UInt16
     private let state = Mutex(State())
     /// What writes the frames out (the channel handler of a WebSocket, or an event stream's
     /// body); set by `attach`. Read and written on `eventLoop` only, which is what makes it safe
@@ -33,8 +35,21 @@ package final class Outbound: Sendable, Identifiable {
     /// The most frames queued at once; one more and the connection is dropped as too slow.
     package var capacity: Int { Int(frameLimit) }
 
+    /// The most bytes queued at once, past which the connection is dropped as past `capacity`: a
+    /// client that stopped reading (and only pinged) held gigabytes of a large board's frames. A
+    /// frame alone in the queue always goes, so the largest snapshot still reaches a joiner.
+    package var byteLimit: Int { Int(mebibyteLimit) << 20 }
+
+    // Laid out so the two counters share a word and the flags end it: one per connection.
     private struct State {
         var frames: [OutboundFrame] = []
+        /// Waiting in `untilRoomToAnswer` for the queue to empty out.
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The bytes of `frames` (at most `byteLimit` and one frame).
+        var queuedBytes: UInt32 = 0
+        /// Answers a board holds for this connection until the edits before them are durable
+        /// (`holdAnswer`); they join the queue together, a commit at a time.
+        var heldAnswers: Int32 = 0
         /// A drain is queued on the event loop; no need to queue another.
         var drainScheduled = false
         /// False while the channel's send buffer is full.
@@ -43,17 +58,12 @@ package final class Outbound: Sendable, Identifiable {
         var overflowed = false
         /// `disconnect` may still close the writer: at most once, and never after `finish`.
         var mayClose = true
-        /// Waiting in `untilRoomToAnswer` for the queue to empty out.
-        var roomWaiters: [CheckedContinuation<Void, Never>] = []
-        /// Answers a board holds for this connection until the edits before them are durable
-        /// (`holdAnswer`); they join the queue together, a commit at a time.
-        var heldAnswers = 0
 
         /// Whether a session may answer its client: the socket takes frames and the queue is
         /// under half full, the other half left for what the board sends meanwhile. A held answer
         /// counts twice: an edit's ack comes with the edit's changeset.
         func hasRoomToAnswer(capacity: Int) -> Bool {
-            writable && frames.count + 2 * heldAnswers < max(1, capacity / 2)
+            writable && frames.count + 2 * Int(heldAnswers) < max(1, capacity / 2)
         }
 
         /// Empties `roomWaiters`, for the caller to resume once out of the lock.
@@ -64,10 +74,11 @@ package final class Outbound: Sendable, Identifiable {
     }
 
     /// An outbound queue for a connection on `eventLoop`; `attach` it before sending.
-    package init(id: Int, capacity: Int, acceptsDeflate: Bool = false, eventLoop: any EventLoop) {
+    package init(id: Int, capacity: Int, byteLimit: Int = 32 << 20, acceptsDeflate: Bool = false, eventLoop: any EventLoop) {
         self.id = id
         self.acceptsDeflate = acceptsDeflate
         frameLimit = UInt32(clamping: capacity)
+        mebibyteLimit = UInt16(clamping: max(1, byteLimit >> 20))
         self.eventLoop = eventLoop
     }
 
@@ -123,14 +134,17 @@ package final class Outbound: Sendable, Identifiable {
         var waiters: [CheckedContinuation<Void, Never>] = []
         let outcome = state.withLock { state -> Outcome in
             guard state.isOpen else { return .enqueued(.refused) }
-            guard state.frames.count < capacity else {
+            let bytes = frame.bytes.readableBytes
+            guard state.frames.count < capacity, state.frames.isEmpty || Int(state.queuedBytes) + bytes <= byteLimit else {
                 state.isOpen = false
                 state.overflowed = true
                 state.frames = []
+                state.queuedBytes = 0
                 waiters = state.takeWaiters()
                 return .overflowed
             }
             state.frames.append(frame)
+            state.queuedBytes = UInt32(clamping: Int(state.queuedBytes) + bytes)
             guard state.writable, !state.drainScheduled else { return .enqueued(.queued) }
             state.drainScheduled = true
             return .enqueued(.needsDrain)
@@ -214,7 +228,7 @@ package final class Outbound: Sendable, Identifiable {
     /// The board queued `count` held answers (or dropped them with the connection).
     package func releaseHeldAnswers(_ count: Int) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.heldAnswers = max(0, state.heldAnswers - count)
+            state.heldAnswers = Int32(clamping: max(0, Int(state.heldAnswers) - count))
             return state.hasRoomToAnswer(capacity: capacity) || state.heldAnswers == 0 ? state.takeWaiters() : []
         }
         for waiter in waiters { waiter.resume() }
@@ -275,6 +289,7 @@ package final class Outbound: Sendable, Identifiable {
             guard state.writable else { return ([], []) }
             let frames = state.frames
             state.frames = []
+            state.queuedBytes = 0
             return (frames, state.takeWaiters())
         }
         for waiter in waiters { waiter.resume() }
@@ -291,6 +306,7 @@ package final class Outbound: Sendable, Identifiable {
             state.writable = false  // no drain writes anything after the close
             let frames = state.frames
             state.frames = []
+            state.queuedBytes = 0
             return (frames, state.takeWaiters())
         }
         for waiter in waiters { waiter.resume() }

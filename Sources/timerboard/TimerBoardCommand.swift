@@ -106,6 +106,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most sections per board.") var maxSections = defaults.limits.board.maxSections
     @Option(help: "Most timers per board.") var maxTimers = defaults.limits.board.maxTimers
     @Option(help: "Messages queued per connection before it is dropped as too slow.") var outboundQueueLimit = defaults.outboundQueueLimit
+    @Option(help: "MiB queued per connection before it is dropped as too slow (a single message always goes).")
+    var outboundQueueMib = defaults.outboundQueueMebibytes
     @Option(help: "Changesets per board kept for resume.") var retainedChangesets = defaults.retainedChangesets
     @Option(help: "Bytes of changesets per board kept in memory for resume; older ones are resumed with a snapshot.")
     var retainedChangesetBytes = defaults.retainedChangesetBytes
@@ -194,6 +196,7 @@ struct Serve: AsyncParsableCommand {
             ("--store-timeout-seconds", storeTimeoutSeconds),
             ("--webhook-connect-timeout-ms", webhookConnectTimeoutMs), ("--webhook-timeout-ms", webhookTimeoutMs),
             ("--webhook-concurrency", webhookConcurrency), ("--max-webhooks-per-board", maxWebhooksPerBoard),
+            ("--outbound-queue-mib", outboundQueueMib),
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
@@ -218,6 +221,7 @@ struct Serve: AsyncParsableCommand {
         // pings so close that every socket is closed at once, a limit no hello fits in, and an
         // origin no browser sends (a path, a trailing slash, capitals), so its pages are refused.
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535, not \(port)") }
+        if outboundQueueMib > 65_535 { throw ValidationError("--outbound-queue-mib must be at most 65535") }
         if heartbeatIntervalMs < 100 {
             throw ValidationError("--heartbeat-interval-ms must be at least 100: a connection silent for a whole interval is closed")
         }
@@ -283,6 +287,7 @@ struct Serve: AsyncParsableCommand {
         configuration.limits.board.maxSections = maxSections
         configuration.limits.board.maxTimers = maxTimers
         configuration.outboundQueueLimit = outboundQueueLimit
+        configuration.outboundQueueMebibytes = outboundQueueMib
         configuration.retainedChangesets = retainedChangesets
         configuration.retainedChangesetBytes = retainedChangesetBytes
         configuration.snapshotInterval = snapshotInterval

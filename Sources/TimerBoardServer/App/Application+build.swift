@@ -194,6 +194,7 @@ func assemble(
         connectionCounter: connectionCounter,
         tickets: EventStreamTickets(),
         queueLimit: configuration.outboundQueueLimit,
+        queueBytes: configuration.outboundQueueMebibytes << 20,
         keepAliveInterval: configuration.heartbeatInterval / 2,
         clock: clock,
         logger: logger

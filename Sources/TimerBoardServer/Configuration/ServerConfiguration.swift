@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var maxFrameBytes: Int = 1 << 20
     /// Messages queued for one connection before it counts as too slow and is disconnected.
     public var outboundQueueLimit: Int = 1_024
+    /// MiB queued for one connection before it counts as too slow and is disconnected (a message
+    /// alone in the queue always goes).
+    public var outboundQueueMebibytes: Int = 32
     /// Changesets per board kept for resume (in memory and in the store's log).
     public var retainedChangesets: Int = 1_000
     /// Bytes of changesets per board kept in memory for resume: past it, the oldest are no

@@ -66,6 +66,7 @@ struct SessionFactory: Sendable {
         let outbound = Outbound(
             id: connectionID,
             capacity: services.configuration.outboundQueueLimit,
+            byteLimit: services.configuration.outboundQueueMebibytes << 20,
             acceptsDeflate: acceptsDeflate,
             eventLoop: channel.eventLoop
         )

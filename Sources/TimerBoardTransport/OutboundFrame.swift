@@ -65,6 +65,12 @@ package struct OutboundFrame: Sendable {
         self.bytes = bytes
     }
 
+    /// The frame's payload as a buffer that shares the frame's storage (no copy).
+    package var payloadBuffer: ByteBuffer {
+        let header = bytes.readableBytes - payload.count
+        return bytes.getSlice(at: bytes.readerIndex + header, length: bytes.readableBytes - header)!
+    }
+
     /// The frame's payload: its bytes after the header.
     package var payload: ByteBufferView {
         let headerLength =

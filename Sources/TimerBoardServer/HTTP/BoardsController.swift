@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import TimerBoardTransport
 
 /// REST routes for boards: create; read, rename, share and delete with a link's secret; list
 /// with the operator token (docs/protocol.md, "HTTP API").
@@ -155,17 +156,20 @@ struct BoardsController {
     }
 
     /// The board as the WebSocket's snapshot, with an `ETag` of its revision and title: a reader
-    /// that polls with `If-None-Match` gets `304` and no body while nothing changed.
+    /// that polls with `If-None-Match` gets `304` and no body while nothing changed. The body is
+    /// the joiners' frame, shared: readers of a large board cost one encoding per revision, and
+    /// a reader that does not read its answer holds no copy of its own.
     @Sendable func show(request: Request, context: TimerBoardRequestContext) async throws -> Response {
         try await withBoard(request, context, needs: .view) { room, _ in
             // Only what is durable: a crash must not take back what a reader was shown.
             guard let snapshot = await room.durableSnapshot() else {
                 return HTTPAnswer(.serviceUnavailable, .unavailable, "the board cannot be read now; try again later").response
             }
-            let tag = EntityTag(snapshot)
+            let tag = EntityTag(revision: snapshot.revision, title: snapshot.title)
             var response =
                 tag.isMatched(by: request.headers[.ifNoneMatch])
-                ? Response(status: .notModified) : Self.json(.ok, ServerMessage.snapshot(snapshot).encoded())
+                ? Response(status: .notModified)
+                : Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: snapshot.frame.payloadBuffer))
             response.headers[.eTag] = tag.value
             response.headers[.cacheControl] = "no-cache"
             return response

@@ -6,11 +6,11 @@ import Foundation
 struct EntityTag: Equatable {
     let value: String
 
-    init(_ snapshot: ServerMessage.Snapshot) {
+    init(revision: Int64, title: String) {
         // FNV-1a of the title: short, stable across processes (unlike Hasher).
         var hash: UInt32 = 2_166_136_261
-        for byte in snapshot.title.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        value = "\"\(snapshot.revision)-\(String(hash, radix: 36))\""
+        for byte in title.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        value = "\"\(revision)-\(String(hash, radix: 36))\""
     }
 
     /// Whether an `If-None-Match` header names this tag (or `*`): a list of tags, weak or strong.

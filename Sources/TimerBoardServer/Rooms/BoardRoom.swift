@@ -42,10 +42,11 @@ actor BoardRoom {
 
     // MARK: Reading
 
-    /// The board once everything applied so far is durable, or nil when the room closed first:
-    /// what a reader outside the live protocol may be shown (a crash cannot take it back).
-    func durableSnapshot() async -> ServerMessage.Snapshot? {
-        await waitUntilDurable() ? state.snapshot : nil
+    /// The board (the joiners' snapshot frame, shared) once everything applied so far is durable,
+    /// or nil when the room closed first: what a reader outside the live protocol may be shown.
+    func durableSnapshot() async -> (frame: OutboundFrame, revision: Int64, title: String)? {
+        guard await waitUntilDurable() else { return nil }
+        return (state.snapshotFrame(compressed: false), state.revision, state.title)
     }
 
     /// Returns once every revision applied so far is durable: true, or false when the room closed first.

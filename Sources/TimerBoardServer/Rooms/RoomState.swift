@@ -169,7 +169,7 @@ struct RoomState<Member: RoomMember> {
     }
 
     /// The snapshot of the current revision, encoded (and compressed) once per revision.
-    private mutating func snapshotFrame(compressed: Bool) -> OutboundFrame {
+    mutating func snapshotFrame(compressed: Bool) -> OutboundFrame {
         while true {
             switch snapshots.next(revision: revision, compressed: compressed) {
             case .send(let frame): return frame

@@ -20,6 +20,8 @@ struct EventStreamRoutes {
     let connectionCounter: ConnectionCounter
     let tickets: EventStreamTickets
     let queueLimit: Int
+    /// Bytes a stream's queue holds before it is dropped as too slow (`--outbound-queue-mib`).
+    let queueBytes: Int
     let keepAliveInterval: Duration
     let clock: any ServerClock
     let logger: Logger
@@ -83,7 +85,7 @@ struct EventStreamRoutes {
             return refused
         }
         let release = { @Sendable in if forwarded { connections.uncount(from: address) } }
-        let outbound = Outbound(id: connectionCounter.next(), capacity: queueLimit, eventLoop: context.eventLoop)
+        let outbound = Outbound(id: connectionCounter.next(), capacity: queueLimit, byteLimit: queueBytes, eventLoop: context.eventLoop)
         let writer = EventStreamWriter(withPresence: query["presence"] == "true") { [weak outbound] in outbound?.setWritable(false) }
         try await context.eventLoop.submit {
             outbound.attach(writer: writer)
@@ -129,8 +131,8 @@ struct EventStreamRoutes {
             // (`ConnectionGuard`), or failing that is noticed at the next write.
             await withGracefulShutdownHandler {
                 do {
-                    for await chunk in writer.chunks {
-                        try await body.write(chunk)
+                    for await chunks in writer.chunks {
+                        try await body.write(contentsOf: chunks)
                         if writer.wrote() { outbound.eventLoop.execute { outbound.setWritable(true) } }
                     }
                 } catch {

@@ -4,40 +4,38 @@ import Synchronization
 import TimerBoardTransport
 
 /// Writes what a room sends an event stream's `Outbound` as server-sent events into the stream
-/// the response body reads. While the body has `limit` chunks it has not written (the client
+/// the response body reads. While the body has `limit` writes it has not written (the client
 /// reads slowly), the outbound is told it cannot write: frames wait in its bounded queue, and a
 /// client that falls too far behind is closed as a slow socket would be.
 final class EventStreamWriter: OutboundWriter, Sendable {
-    /// Chunks handed to the body and not yet written.
+    /// Writes (each a few chunks) handed to the body and not yet written.
     private let pending = Atomic<Int>(0)
     private let limit: Int
-    private let continuation: AsyncStream<ByteBuffer>.Continuation
+    private let continuation: AsyncStream<[ByteBuffer]>.Continuation
     private let withPresence: Bool
     /// Tells the outbound to stop writing (on its event loop).
     private let onFull: @Sendable () -> Void
 
-    /// What the response body reads.
-    let chunks: AsyncStream<ByteBuffer>
+    /// What the response body reads: the chunks of one write at a time, written together.
+    let chunks: AsyncStream<[ByteBuffer]>
 
     init(limit: Int = 64, withPresence: Bool, onFull: @escaping @Sendable () -> Void) {
         self.limit = limit
         self.withPresence = withPresence
         self.onFull = onFull
-        (chunks, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
+        (chunks, continuation) = AsyncStream.makeStream(of: [ByteBuffer].self)
     }
 
     /// On the outbound's event loop.
     func write(_ frames: [OutboundFrame]) {
-        var buffer = ByteBuffer()
+        var chunks: [ByteBuffer] = []
         for frame in frames {
-            let payload = frame.payload
-            guard let type = ServerSentEvent.type(of: payload) else { continue }  // a control frame
+            guard let type = ServerSentEvent.type(of: frame.payload) else { continue }  // a control frame
             if !withPresence, type == "presence" || type == "presenceChanged" { continue }
-            guard var event = ServerSentEvent.event(for: payload) else { continue }
-            buffer.writeBuffer(&event)
+            chunks += ServerSentEvent.event(for: frame.payloadBuffer) ?? []
         }
-        guard buffer.readableBytes > 0 else { return }
-        continuation.yield(buffer)
+        guard !chunks.isEmpty else { return }
+        continuation.yield(chunks)
         if pending.add(1, ordering: .relaxed).newValue == limit { onFull() }
     }
 
@@ -48,7 +46,7 @@ final class EventStreamWriter: OutboundWriter, Sendable {
 
     /// A keep-alive comment, from the body's own timer.
     func keepAlive() {
-        continuation.yield(ServerSentEvent.keepAlive)
+        continuation.yield([ServerSentEvent.keepAlive])
     }
 
     /// The queue's `disconnect`: the WebSocket close code and reason as the last event.
@@ -61,7 +59,7 @@ final class EventStreamWriter: OutboundWriter, Sendable {
 
     /// The last event, then the end of the stream.
     func close(code: Int, reason: String) {
-        continuation.yield(ServerSentEvent.closed(code: code, reason: reason))
+        continuation.yield([ServerSentEvent.closed(code: code, reason: reason)])
         continuation.finish()
     }
 }

@@ -5,24 +5,23 @@ import NIOCore
 /// names the event, its revision (`changes`, `snapshot`) is the event's id, so a client that
 /// reconnects sends it back as `Last-Event-ID`, and its JSON is the data.
 enum ServerSentEvent {
-    /// The event for an encoded server message, or nil for what is not one.
-    static func event(for message: some Collection<UInt8>) -> ByteBuffer? {
-        guard let type = type(of: message) else { return nil }
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(message.count + 48)
-        if type == "changes" || type == "snapshot", let revision = revision(in: message) {
-            buffer.writeString("id: \(revision)\n")
+    /// The event for an encoded server message, or nil for what is not one: its `id` and `event`
+    /// lines and `data: `, the message itself, and the event's end. The message is not copied:
+    /// every stream of a board sends the same buffer, so a thousand streams that do not read a
+    /// large snapshot hold one copy of it, not a thousand. The server's JSON has no line breaks
+    /// (`JSONWriter` escapes them in strings), so the data is one line.
+    static func event(for message: ByteBuffer) -> [ByteBuffer]? {
+        let bytes = message.readableBytesView
+        guard let type = type(of: bytes) else { return nil }
+        var head = ByteBuffer()
+        if type == "changes" || type == "snapshot", let revision = revision(in: bytes) {
+            head.writeString("id: \(revision)\n")
         }
-        buffer.writeString("event: \(type)\n")
-        // The server's JSON has no line breaks (they are escaped in strings); a line each anyway.
-        for line in message.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            buffer.writeString("data: ")
-            buffer.writeBytes(line)
-            buffer.writeString("\n")
-        }
-        buffer.writeString("\n")
-        return buffer
+        head.writeString("event: \(type)\ndata: ")
+        return [head, message, endOfEvent]
     }
+
+    private static let endOfEvent = ByteBuffer(string: "\n\n")
 
     /// A comment line: keeps proxies and clients from closing a quiet stream.
     static let keepAlive = ByteBuffer(string: ": keep-alive\n\n")

@@ -113,6 +113,28 @@ def test_frames_rfc_6455_forbids_fail_the_connection_with_1002(server):
     client.close()
 
 
+def test_a_message_fragmented_past_what_one_frame_may_carry_fails_with_1009(server):
+    """A frame over 1 MiB gets 1009; so does a message whose fragments bring more, however small
+    each is: one that never ended was read for ever (8.5 GiB a minute from one socket). A message
+    over the message bound but under that is answered too_large and the connection stays."""
+    client = greeted(server)
+    client.send_frame(b'{"type":"ping","t":"' + b"x" * 100_000, fin=False)
+    client.send_frame(b'"}', opcode=0x0)
+    assert client.until("error")["code"] == "too_large"
+    client.send({"type": "ping", "t": 4})
+    assert client.until("pong")["t"] == 4
+    client.send_frame(b'{"type":"ping","t":"', fin=False)
+    chunk = b"x" * 65_536
+    for _ in range(17):  # 17 x 64 KiB: past 1 MiB
+        client.send_frame(chunk, opcode=0x0, fin=False)
+    assert close_code(client) == 1009
+    client.close()
+    other = greeted(server)
+    other.send({"type": "ping", "t": 5})
+    assert other.until("pong")["t"] == 5, "the server is still up"
+    other.close()
+
+
 def test_the_resume_window_is_exactly_the_retained_changesets(server_factory):
     server = server_factory(["--retained-changesets", "10"]).start()
     board = server.create_board("Window")

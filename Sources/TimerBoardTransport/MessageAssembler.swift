@@ -14,7 +14,9 @@ package enum InboundMessage: Sendable, Equatable {
 
 /// Assembles a connection's data frames into messages (RFC 6455 5.4), inflating compressed ones
 /// (RFC 7692), keeping at most `maxBytes` of one message: an oversized message is answered, not
-/// a reason to drop the connection. A plain value, fed one frame at a time on the event loop.
+/// a reason to drop the connection, unless its frames bring more than a frame may (a message
+/// fragmented without end was read for ever, 8.5 GiB a minute). A plain value, fed one frame at
+/// a time on the event loop.
 package struct MessageAssembler {
     /// What one frame did.
     package enum Step: Equatable {
@@ -44,8 +46,10 @@ package struct MessageAssembler {
         self.acceptsCompression = acceptsCompression
     }
 
-    /// Takes the next text, binary or continuation frame; control frames are not for it.
-    package mutating func add(_ frame: WebSocketFrame) -> Step {
+    /// Takes the next text, binary or continuation frame; control frames are not for it. Past
+    /// `maxWireBytes` of the message's frames together, the connection fails (1009), as it does
+    /// for one frame that large.
+    package mutating func add(_ frame: WebSocketFrame, maxWireBytes: Int = .max) -> Step {
         if frame.opcode == .continuation {
             guard isInMessage else { return .fail(.protocolError, "a continuation frame with no message started") }
             guard !frame.rsv1 else { return .fail(.protocolError, "RSV1 on a continuation frame") }
@@ -71,6 +75,9 @@ package struct MessageAssembler {
             let payload = frame.unmaskedData
             byteCount += payload.readableBytes
             if byteCount <= maxBytes { bytes.writeImmutableBuffer(payload) }
+        }
+        guard (inflater?.consumedByteCount ?? byteCount) <= maxWireBytes else {
+            return .fail(.messageTooLarge, "a message over the size limit")
         }
         guard frame.fin else { return .incomplete }
         let message: InboundMessage =

@@ -156,7 +156,7 @@ package final class WebSocketConnection: ChannelDuplexHandler, RemovableChannelH
         switch frame.opcode {
         case .text, .binary, .continuation:
             guard case .open = closeState else { return }  // after a close, data is discarded (5.5.1)
-            switch assembler.add(frame) {
+            switch assembler.add(frame, maxWireBytes: reader.maxFrameSize) {
             case .incomplete: break
             case .message(let message):
                 if !receiver.received(message) { isReadingPaused = true }

@@ -15,6 +15,8 @@ public final class MessageInflater {
     public private(set) var inflatedByteCount = 0
     /// Whether the message inflates to more than `limit` bytes; nothing more is inflated then.
     public var isOverLimit: Bool { inflatedByteCount > limit }
+    /// Compressed bytes taken so far.
+    public var consumedByteCount: Int { Int(stream.pointee.total_in) }
 
     private let limit: Int
     private let stream: UnsafeMutablePointer<z_stream>

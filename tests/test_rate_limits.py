@@ -141,6 +141,16 @@ def test_board_creation_is_limited_per_address_with_retry_after(server_factory):
     assert server.board_count() == before + 3
 
 
+def test_a_request_that_creates_no_board_spends_nothing_of_the_budget(server_factory):
+    """Bad or unfinished bodies create nothing, so they must not use up an address's new boards:
+    twenty unfinished chunked requests left a script's real one refused with 429."""
+    server = server_factory(["--boards-per-minute", "1", "--board-burst", "3"]).start()
+    bad = [server.post_board(body) for body in (b"[]", b'{"title": 5}', b"x" * 20_000, b"{", b"[]")]
+    assert [status for status, _ in bad] == [400, 400, 413, 400, 400], bad
+    statuses = [server.post_board(json.dumps({"title": f"b{n}"}).encode())[0] for n in range(4)]
+    assert statuses == [201, 201, 201, 429], statuses
+
+
 def test_joins_draw_from_the_connection_budget_so_wrong_secrets_cannot_reload_a_board_without_end(server_factory):
     server = server_factory(["--edits-per-second", "1", "--edit-burst", "3"]).start()
     board = setup_board(server)

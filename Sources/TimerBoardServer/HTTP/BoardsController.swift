@@ -60,16 +60,21 @@ struct BoardsController {
             answer.headers[.retryAfter] = "\(seconds)"
             return answer
         }
+        // A request that creates nothing (a bad or unfinished body, a store that cannot write)
+        // gives its token back: it must not use up the address's budget for the boards it makes.
         let title: String
         switch await readTitle(request, required: false) {
         case .success(let text): title = text ?? Self.untitled
-        case .failure(let answer): return answer.response
+        case .failure(let answer):
+            creationLimiter.giveBack(address, now: clock.now())
+            return answer.response
         }
         let info: BoardInfo
         let secrets: BoardSecrets
         do {
             (info, secrets) = try await registry.createBoard(title: title)
         } catch {
+            creationLimiter.giveBack(address, now: clock.now())
             logger.error("creating a board failed", metadata: ["tb.error": "\(error)"])
             return HTTPAnswer(.serviceUnavailable, .unavailable, "the server cannot store a new board now; try again later").response
         }

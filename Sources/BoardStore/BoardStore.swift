@@ -94,6 +94,9 @@ public struct StoredBoard: Hashable, Sendable {
     /// The retained changesets, oldest first, ending at `revision`: enough to resume clients
     /// and to recognise resent edits.
     public let recentChangesets: [StoredChangeset]
+    /// Retained edits older than `recentChangesets`, which a load leaves unread beyond a byte
+    /// budget: only who made them (client and opId), so a resend of one is still recognised.
+    public let olderEdits: [StoredEditID]
     /// The endpoints its owner registered, oldest first.
     public let webhooks: [WebhookEndpoint]
 
@@ -103,6 +106,7 @@ public struct StoredBoard: Hashable, Sendable {
         content: Board,
         revision: Int64,
         recentChangesets: [StoredChangeset],
+        olderEdits: [StoredEditID] = [],
         webhooks: [WebhookEndpoint] = []
     ) {
         self.info = info
@@ -110,7 +114,21 @@ public struct StoredBoard: Hashable, Sendable {
         self.content = content
         self.revision = revision
         self.recentChangesets = recentChangesets
+        self.olderEdits = olderEdits
         self.webhooks = webhooks
+    }
+}
+
+/// Who made a stored edit, and its revision: what recognises a resend of it.
+public struct StoredEditID: Hashable, Sendable {
+    public let revision: Int64
+    public let clientID: String
+    public let opID: String
+
+    public init(revision: Int64, clientID: String, opID: String) {
+        self.revision = revision
+        self.clientID = clientID
+        self.opID = opID
     }
 }
 

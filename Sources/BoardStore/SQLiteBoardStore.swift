@@ -12,6 +12,8 @@ public final class SQLiteBoardStore: BoardStore {
     let pool: DatabasePool
     /// How many changesets per board the log keeps beyond what replay needs, for resume.
     private let retainedChangesets: Int64
+    /// Bytes of stored changesets a load reads whole (`StoredLog.firstWholeRevision`).
+    private let loadBytes: Int
 
     private struct PendingAppend: Sendable {
         let changesets: [StoredChangeset]
@@ -24,7 +26,7 @@ public final class SQLiteBoardStore: BoardStore {
     private let writer: QueueWorker<PendingAppend>
 
     /// Opens (creating when needed) the database at `path` and migrates it.
-    public init(path: String, retainedChangesets: Int = 1_000) throws {
+    public init(path: String, retainedChangesets: Int = 1_000, loadBytes: Int = 16 << 20) throws {
         var configuration = Configuration()
         // Another process may write the file too (`timerboard import` next to a running server):
         // a writer waits for the other's transaction instead of failing at once.
@@ -39,6 +41,7 @@ public final class SQLiteBoardStore: BoardStore {
         self.pool = pool
         let retained = Int64(retainedChangesets)
         self.retainedChangesets = retained
+        self.loadBytes = loadBytes
         writer = QueueWorker { batch in await Self.write(batch, to: pool, retained: retained) }
         try Self.migrator.migrate(pool)
     }
@@ -230,6 +233,7 @@ public final class SQLiteBoardStore: BoardStore {
 
     public func loadBoard(id: String) async throws -> StoredBoard? {
         let retained = retainedChangesets
+        let loadBytes = loadBytes
         return try await pool.read { db -> StoredBoard? in
             guard
                 let row = try Row.fetchOne(
@@ -258,14 +262,25 @@ public final class SQLiteBoardStore: BoardStore {
                 content = try StoredFormat.decodeBoard(snapshot["content"], format: snapshot["format"], boardID: id, revision: snapshotRevision)
             }
             let firstNeeded = min(snapshotRevision, revision - retained) + 1
-            let log = try Self.changesets(of: id, from: firstNeeded, db)
+            let sizes = try Row.fetchAll(
+                db,
+                sql: "SELECT revision, length(changes) + ifnull(length(undo), 0) FROM changeset WHERE boardID = ? AND revision >= ? ORDER BY revision DESC",
+                arguments: [id, firstNeeded]
+            ).map { (revision: $0[0] as Int64, bytes: $0[1] as Int) }
+            let firstWhole = StoredLog.firstWholeRevision(sizes: sizes, budget: loadBytes, snapshotRevision: snapshotRevision)
+            let olderEdits = try Row.fetchAll(
+                db,
+                sql: "SELECT revision, clientID, opID FROM changeset WHERE boardID = ? AND revision >= ? AND revision < ? AND clientID IS NOT NULL AND opID IS NOT NULL ORDER BY revision",
+                arguments: [id, firstNeeded, firstWhole]
+            ).map { StoredEditID(revision: $0[0], clientID: $0[1], opID: $0[2]) }
             return try StoredLog.board(
                 info: info,
                 access: access,
                 snapshot: content,
                 snapshotRevision: snapshotRevision,
                 revision: revision,
-                log: log,
+                log: try Self.changesets(of: id, from: max(firstNeeded, firstWhole), db),
+                olderEdits: olderEdits,
                 retained: retained,
                 webhooks: try Self.webhooks(of: id, db)
             )

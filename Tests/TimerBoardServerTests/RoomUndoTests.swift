@@ -148,6 +148,23 @@ import Testing
         #expect(skipped == [SkippedField(id: "s", field: "title")])
     }
 
+    /// An edit the load read only as who made it (a log too large to read whole) is still
+    /// recognised when resent: a duplicate at its revision, applied nothing twice.
+    @Test func aResendOfAnEditLoadedOnlyAsItsIDIsADuplicate() {
+        let edited = Section(id: "s", title: "Renamed", createdDate: 1, order: "V")
+        var content = Board()
+        content.sections["s"] = edited
+        var room = RoomHarness(
+            content: content,
+            revision: 7,
+            older: [StoredEditID(revision: 5, clientID: RoomHarness.clientID(Self.ada), opID: "old")]
+        )
+        room.join(Self.ada)
+        room.edit(Self.ada, "old", [.updateSection(id: "s", title: "Renamed again", isExpanded: nil)])
+        #expect(Self.lastAnswer(room, Self.ada) == .ack(opID: "old", revision: 5, duplicate: true))
+        #expect(room.state.board.sections["s"]?.title == "Renamed" && room.state.revision == 7)
+    }
+
     /// After a restart the room rebuilds what it takes to undo from the stored log.
     @Test func anUndoWorksOnARoomLoadedFromTheLog() {
         var before = Self.room()

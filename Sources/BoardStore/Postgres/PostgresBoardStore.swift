@@ -22,6 +22,8 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
 
     let pool: PostgresPool
     private let retainedChangesets: Int64
+    /// Bytes of stored changesets a load reads whole (`StoredLog.firstWholeRevision`).
+    private let loadBytes: Int
     let logger: Logger
 
     /// The pool in use now (tests lease from it directly).
@@ -33,9 +35,10 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
     /// warning: a node may start before its database. A database that answers and refuses
     /// (a wrong password, no such role or database, no right to connect, no right to create
     /// the tables) throws, in PostgreSQL's words: waiting would not change it.
-    public init(location: PostgresLocation, retainedChangesets: Int = 1_000, logger: Logger) async throws {
+    public init(location: PostgresLocation, retainedChangesets: Int = 1_000, loadBytes: Int = 16 << 20, logger: Logger) async throws {
         self.pool = await PostgresPool(location: location, logger: logger)
         self.retainedChangesets = Int64(retainedChangesets)
+        self.loadBytes = loadBytes
         self.logger = logger
         do {
             try await Self.waitForDatabase(pool, logger: logger)
@@ -227,6 +230,7 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
 
     public func loadBoard(id: String) async throws -> StoredBoard? {
         let retained = retainedChangesets
+        let loadBytes = loadBytes
         let logger = logger
         return try await transaction(readOnly: true) { connection -> StoredBoard? in
             let boardRows = try await connection.query(
@@ -256,7 +260,29 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
                 content = try StoredFormat.decodeBoard(text, format: format, boardID: id, revision: revision)
             }
             let firstNeeded = min(snapshotRevision, revision - retained) + 1
-            let log = try await Self.changesets(of: id, from: firstNeeded, connection, logger: logger)
+            var sizes: [(revision: Int64, bytes: Int)] = []
+            let sizeRows = try await connection.query(
+                """
+                SELECT revision, octet_length(changes) + coalesce(octet_length(undo), 0) FROM changeset
+                WHERE board_id = \(id) AND revision >= \(firstNeeded) ORDER BY revision DESC
+                """,
+                logger: logger
+            )
+            for try await (revision, bytes) in sizeRows.decode((Int64, Int32).self) { sizes.append((revision, Int(bytes))) }
+            let firstWhole = StoredLog.firstWholeRevision(sizes: sizes, budget: loadBytes, snapshotRevision: snapshotRevision)
+            var olderEdits: [StoredEditID] = []
+            let editRows = try await connection.query(
+                """
+                SELECT revision, client_id, op_id FROM changeset
+                WHERE board_id = \(id) AND revision >= \(firstNeeded) AND revision < \(firstWhole)
+                AND client_id IS NOT NULL AND op_id IS NOT NULL ORDER BY revision
+                """,
+                logger: logger
+            )
+            for try await (revision, clientID, opID) in editRows.decode((Int64, String, String).self) {
+                olderEdits.append(StoredEditID(revision: revision, clientID: clientID, opID: opID))
+            }
+            let log = try await Self.changesets(of: id, from: max(firstNeeded, firstWhole), connection, logger: logger)
             return try StoredLog.board(
                 info: info,
                 access: access,
@@ -264,6 +290,7 @@ public final class PostgresBoardStore: BoardStore, StoreConnectionPool {
                 snapshotRevision: snapshotRevision,
                 revision: revision,
                 log: log,
+                olderEdits: olderEdits,
                 retained: retained,
                 webhooks: try await Self.webhooks(connection.query(Self.webhookQuery(boardID: id), logger: logger))
             )

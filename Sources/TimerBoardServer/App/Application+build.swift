@@ -29,7 +29,11 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     let files = DatabaseFiles(directory: configuration.dataDirectory)
     try files.prepare()
-    let store = try SQLiteBoardStore(path: files.database, retainedChangesets: configuration.retainedChangesets)
+    let store = try SQLiteBoardStore(
+        path: files.database,
+        retainedChangesets: configuration.retainedChangesets,
+        loadBytes: configuration.retainedChangesetBytes
+    )
     return assemble(configuration: configuration, store: store, storeName: files.database, clock: clock, readiness: readiness, logger: logger)
         .application
 }

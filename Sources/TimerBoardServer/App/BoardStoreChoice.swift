@@ -36,9 +36,10 @@ public struct BoardStoreChoice: Sendable, CustomStringConvertible {
         if let location = configuration.store {
             logger.info("opening the shared store", metadata: ["tb.store": "\(location)"])
             let retained = configuration.retainedChangesets
-            guard let patience else { return try await PostgresBoardStore(location: location, retainedChangesets: retained, logger: logger) }
+            let loadBytes = configuration.retainedChangesetBytes
+            guard let patience else { return try await PostgresBoardStore(location: location, retainedChangesets: retained, loadBytes: loadBytes, logger: logger) }
             return try await withThrowingTaskGroup(of: PostgresBoardStore?.self) { group in
-                group.addTask { try await PostgresBoardStore(location: location, retainedChangesets: retained, logger: logger) }
+                group.addTask { try await PostgresBoardStore(location: location, retainedChangesets: retained, loadBytes: loadBytes, logger: logger) }
                 group.addTask {
                     try await Task.sleep(for: patience)
                     return nil
@@ -60,6 +61,10 @@ public struct BoardStoreChoice: Sendable, CustomStringConvertible {
             try files.prepare()
             if let problem = files.unwritable() { throw Unavailable(description: problem.description) }
         }
-        return try SQLiteBoardStore(path: files.database, retainedChangesets: configuration.retainedChangesets)
+        return try SQLiteBoardStore(
+            path: files.database,
+            retainedChangesets: configuration.retainedChangesets,
+            loadBytes: configuration.retainedChangesetBytes
+        )
     }
 }

@@ -1,6 +1,7 @@
 import BoardCore
 import BoardProtocol
 import BoardStore
+import NIOCore
 import TimerBoardTransport
 
 /// Everything one live board knows, and every decision about it, with no I/O: no task, no
@@ -29,6 +30,10 @@ struct RoomState<Member: RoomMember> {
     /// The last revision the store has made durable.
     var durableRevision: Int64
     private var lastSnapshotRevision: Int64
+    /// Bytes of the changesets since: a snapshot is also due when they reach half the resume
+    /// budget, so a load replays little however large the changesets (a few hundred of 5.9 MB
+    /// each took gigabytes and over the store's timeout).
+    private var bytesSinceSnapshot = 0
     /// Why the room closed; nil while it is open. A closed room takes no more work.
     private(set) var closedFor: RoomCloseReason?
     var presence: PresenceTracker<OutboundFrame>
@@ -78,6 +83,10 @@ struct RoomState<Member: RoomMember> {
         outcomes = OutcomeLog(limitPerClient: settings.outcomesPerClient, limitInTotal: settings.outcomesPerBoard)
         undoRecords = ClientRecords(limitPerClient: settings.undoPerClient, limitInTotal: settings.undoPerBoard)
         webhooks = RoomWebhooks(stored.webhooks)
+        // Edits the load read no more of than who made them: a resend is still a duplicate.
+        for edit in stored.olderEdits {
+            outcomes.record(.accepted(revision: edit.revision), clientID: edit.clientID, opID: edit.opID)
+        }
         for changeset in stored.recentChangesets {
             recentChangesets.append(Self.encode(.changes(Changeset(revision: changeset.revision, changes: changeset.changes))), revision: changeset.revision)
             if let clientID = changeset.clientID, let opID = changeset.opID {
@@ -200,8 +209,12 @@ struct RoomState<Member: RoomMember> {
         if let clientID, let opID {
             outcomes.record(.accepted(revision: revision), clientID: clientID, opID: opID)
         }
-        let snapshotDue = revision - lastSnapshotRevision >= Int64(settings.snapshotInterval)
-        if snapshotDue { lastSnapshotRevision = revision }
+        bytesSinceSnapshot += frame.bytes.readableBytes
+        let snapshotDue = revision - lastSnapshotRevision >= Int64(settings.snapshotInterval) || bytesSinceSnapshot >= settings.retainedChangesetBytes / 2
+        if snapshotDue {
+            lastSnapshotRevision = revision
+            bytesSinceSnapshot = 0
+        }
         let stored = StoredChangeset(
             boardID: boardID,
             revision: revision,

@@ -60,6 +60,7 @@ struct RoomHarness {
         content: Board = Board(),
         revision: Int64 = 0,
         recent: [StoredChangeset] = [],
+        older: [StoredEditID] = [],
         webhooks: [WebhookEndpoint] = []
     ) {
         secrets = BoardSecrets.mint()
@@ -69,6 +70,7 @@ struct RoomHarness {
             content: content,
             revision: revision,
             recentChangesets: recent,
+            olderEdits: older,
             webhooks: webhooks
         )
         state = RoomState(stored: stored, settings: settings)

@@ -165,6 +165,28 @@ import Testing
         #expect(room.state.board.sections["s"]?.title == "Renamed" && room.state.revision == 7)
     }
 
+    /// A snapshot is due by bytes too: half the resume budget written since the last one, so a
+    /// load never replays much however large the changesets.
+    @Test func aSnapshotIsDueOnceHalfTheResumeBudgetIsWritten() {
+        var settings = RoomSettings()
+        settings.retainedChangesetBytes = 4_000
+        var room = RoomHarness(settings: settings)
+        room.join(Self.ada)
+        room.edit(Self.ada, "add", [.addSection(id: "s", title: "Prep", isExpanded: true, position: .last)])
+        for index in 1...4 {
+            room.edit(Self.ada, "r\(index)", [.updateSection(id: "s", title: String(repeating: "\(index)", count: 150), isExpanded: nil)])
+        }
+        room.store()
+        // A rename of 150 characters is over 150 bytes on the wire and under 400: 2,000 bytes
+        // come after five of them at the earliest, and before twelve; the interval (100) is far.
+        #expect(room.snapshotRevisions.isEmpty)
+        for index in 5...12 {
+            room.edit(Self.ada, "r\(index)", [.updateSection(id: "s", title: String(repeating: "\(index % 10)", count: 150), isExpanded: nil)])
+        }
+        room.store()
+        #expect(room.snapshotRevisions.count == 1 && room.snapshotRevisions[0] > 5, "\(room.snapshotRevisions)")
+    }
+
     /// After a restart the room rebuilds what it takes to undo from the stored log.
     @Test func anUndoWorksOnARoomLoadedFromTheLog() {
         var before = Self.room()

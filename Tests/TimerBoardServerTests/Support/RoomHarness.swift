@@ -42,6 +42,8 @@ struct RoomHarness {
     private(set) var warningWakeAt: Int64??
     /// Webhook deliveries the state handed over: with a changeset (`saved`), or alone (warnings).
     private(set) var savedDeliveries: [(revision: Int64, delivery: WebhookDelivery)] = []
+    /// The revisions whose save carried a snapshot of the board.
+    private(set) var snapshotRevisions: [Int64] = []
     private(set) var enqueuedDeliveries: [WebhookDelivery] = []
     private(set) var catchUpsAfter: [Int64] = []
     private(set) var told: [PresenceNews] = []
@@ -152,8 +154,9 @@ struct RoomHarness {
                 }
             case .disconnect(let member, let code, let reason):
                 disconnected[member.id] = (code, reason)
-            case .save(let changeset, _, let deliveries):
+            case .save(let changeset, let snapshot, let deliveries):
                 unsaved.append(changeset)
+                if snapshot != nil { snapshotRevisions.append(changeset.revision) }
                 savedDeliveries += deliveries.map { (changeset.revision, $0) }
             case .enqueueDeliveries(let deliveries):
                 enqueuedDeliveries += deliveries

@@ -148,6 +148,30 @@ import Testing
         #expect(skipped == [SkippedField(id: "s", field: "title")])
     }
 
+    /// Undo records are bounded by their size too: past the board's bytes the oldest is
+    /// forgotten, and undoing it says it is too old.
+    @Test func undoRecordsOverTheBoardsBytesForgetTheOldest() {
+        var settings = RoomSettings()
+        // The add weighs about 200 bytes and each 200-character rename about 400 and 600: the
+        // second rename takes the records past 1,000, and the add, the oldest, goes.
+        settings.undoBytesPerBoard = 1_000
+        var room = RoomHarness(settings: settings)
+        room.join(Self.ada)
+        room.edit(Self.ada, "add", [.addSection(id: "s", title: "Prep", isExpanded: true, position: .last)])
+        for index in 1...2 {
+            room.edit(Self.ada, "rename\(index)", [.updateSection(id: "s", title: String(repeating: "\(index)", count: 200), isExpanded: nil)])
+        }
+        room.store()
+        send(&room, Self.ada, Self.undo("add", as: "u1"))
+        guard case .reject(let reject)? = Self.lastAnswer(room, Self.ada) else {
+            Issue.record("no reject")
+            return
+        }
+        #expect(reject.message.hasPrefix("edit add is too old to undo"), "\(reject.message)")
+        send(&room, Self.ada, Self.undo("rename2", as: "u2"))
+        #expect(room.state.board.sections["s"]?.title == String(repeating: "1", count: 200))
+    }
+
     /// An edit the load read only as who made it (a log too large to read whole) is still
     /// recognised when resent: a duplicate at its revision, applied nothing twice.
     @Test func aResendOfAnEditLoadedOnlyAsItsIDIsADuplicate() {

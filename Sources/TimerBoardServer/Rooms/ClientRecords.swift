@@ -1,9 +1,12 @@
 /// The last records per client (an edit's outcome, what it takes to undo it), keyed by op id,
-/// bounded per client and in total for the board, oldest forgotten first: no number of client
-/// ids can make a board's records grow without bound.
+/// bounded per client and in total for the board (in number, and in `weight` when given),
+/// oldest forgotten first: no number of client ids can make a board's records grow without
+/// bound. The newest record is always kept, whatever it weighs.
 struct ClientRecords<Value> {
     private let limitPerClient: Int
     private let limitInTotal: Int
+    private let weightLimit: Int
+    private let weight: (Value) -> Int
     private var values: [String: [String: (sequence: Int, value: Value)]] = [:]
     /// Op ids per client in the order they were recorded, to forget a client's oldest.
     private var order: [String: RecordOrder] = [:]
@@ -13,10 +16,14 @@ struct ClientRecords<Value> {
     private var allStart = 0
     private var nextSequence = 0
     private(set) var count = 0
+    /// The kept records' weight together.
+    private(set) var totalWeight = 0
 
-    init(limitPerClient: Int, limitInTotal: Int) {
+    init(limitPerClient: Int, limitInTotal: Int, weightLimit: Int = .max, weight: @escaping (Value) -> Int = { _ in 0 }) {
         self.limitPerClient = max(1, limitPerClient)
         self.limitInTotal = max(1, limitInTotal)
+        self.weightLimit = weightLimit
+        self.weight = weight
     }
 
     func value(clientID: String, opID: String) -> Value? {
@@ -25,7 +32,10 @@ struct ClientRecords<Value> {
 
     mutating func record(_ value: Value, clientID: String, opID: String) {
         nextSequence += 1
-        if values[clientID, default: [:]].updateValue((nextSequence, value), forKey: opID) == nil {
+        totalWeight += weight(value)
+        if let replaced = values[clientID, default: [:]].updateValue((nextSequence, value), forKey: opID) {
+            totalWeight -= weight(replaced.value)
+        } else {
             order[clientID, default: RecordOrder()].append(opID)
             count += 1
         }
@@ -33,7 +43,7 @@ struct ClientRecords<Value> {
         while let recorded = order[clientID]?.count, recorded > limitPerClient, let oldest = order[clientID]?.removeFirst() {
             forget(clientID, oldest)
         }
-        while count > limitInTotal, allStart < all.count {
+        while count > limitInTotal || (totalWeight > weightLimit && count > 1), allStart < all.count {
             let oldest = all[allStart]
             allStart += 1
             guard values[oldest.clientID]?[oldest.opID]?.sequence == oldest.sequence else { continue }
@@ -59,7 +69,8 @@ struct ClientRecords<Value> {
     var trackedRecords: Int { all.count - allStart }
 
     private mutating func forget(_ clientID: String, _ opID: String) {
-        guard values[clientID]?.removeValue(forKey: opID) != nil else { return }
+        guard let forgotten = values[clientID]?.removeValue(forKey: opID) else { return }
+        totalWeight -= weight(forgotten.value)
         count -= 1
         if values[clientID]?.isEmpty == true { values[clientID] = nil }
     }

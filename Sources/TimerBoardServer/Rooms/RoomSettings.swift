@@ -12,6 +12,8 @@ struct RoomSettings: Sendable {
     /// Edits each client can undo, per board, and edits undoable in all per board.
     var undoPerClient = 100
     var undoPerBoard = 2_000
+    /// About how many bytes of undo records a board keeps in all, oldest forgotten first.
+    var undoBytesPerBoard = 64 << 20
     /// On a cluster: presence is told to, and heard from, the other nodes.
     var sharedWithOtherNodes = false
     /// Milliseconds a `board.changed` webhook waits for later changes to ride along.

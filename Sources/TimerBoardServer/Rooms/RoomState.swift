@@ -81,7 +81,12 @@ struct RoomState<Member: RoomMember> {
             nextRevision: stored.recentChangesets.first?.revision ?? stored.revision + 1
         )
         outcomes = OutcomeLog(limitPerClient: settings.outcomesPerClient, limitInTotal: settings.outcomesPerBoard)
-        undoRecords = ClientRecords(limitPerClient: settings.undoPerClient, limitInTotal: settings.undoPerBoard)
+        undoRecords = ClientRecords(
+            limitPerClient: settings.undoPerClient,
+            limitInTotal: settings.undoPerBoard,
+            weightLimit: settings.undoBytesPerBoard,
+            weight: \.estimatedBytes
+        )
         webhooks = RoomWebhooks(stored.webhooks)
         // Edits the load read no more of than who made them: a resend is still a duplicate.
         for edit in stored.olderEdits {

@@ -21,6 +21,19 @@ import Testing
         return room
     }
 
+    /// A room with `settings` in which Ada added section `s` ("add").
+    static func sectionRoom(_ settings: RoomSettings) -> RoomHarness {
+        var room = RoomHarness(settings: settings)
+        room.join(Self.ada)
+        room.edit(Self.ada, "add", [.addSection(id: "s", title: "Prep", isExpanded: true, position: .last)])
+        return room
+    }
+
+    /// Ada renames `s` to `length` copies of the index's last digit, as edit "r<index>".
+    static func rename(_ room: inout RoomHarness, _ index: Int, length: Int) {
+        room.edit(Self.ada, "r\(index)", [.updateSection(id: "s", title: String(repeating: "\(index % 10)", count: length), isExpanded: nil)])
+    }
+
     static func undo(_ target: String, as opID: String) -> ClientMessage.Edit {
         ClientMessage.Edit(opID: opID, undoing: target)
     }
@@ -155,12 +168,8 @@ import Testing
         // The add weighs about 200 bytes and each 200-character rename about 400 and 600: the
         // second rename takes the records past 1,000, and the add, the oldest, goes.
         settings.undoBytesPerBoard = 1_000
-        var room = RoomHarness(settings: settings)
-        room.join(Self.ada)
-        room.edit(Self.ada, "add", [.addSection(id: "s", title: "Prep", isExpanded: true, position: .last)])
-        for index in 1...2 {
-            room.edit(Self.ada, "rename\(index)", [.updateSection(id: "s", title: String(repeating: "\(index)", count: 200), isExpanded: nil)])
-        }
+        var room = Self.sectionRoom(settings)
+        for index in 1...2 { Self.rename(&room, index, length: 200) }
         room.store()
         send(&room, Self.ada, Self.undo("add", as: "u1"))
         guard case .reject(let reject)? = Self.lastAnswer(room, Self.ada) else {
@@ -168,7 +177,7 @@ import Testing
             return
         }
         #expect(reject.message.hasPrefix("edit add is too old to undo"), "\(reject.message)")
-        send(&room, Self.ada, Self.undo("rename2", as: "u2"))
+        send(&room, Self.ada, Self.undo("r2", as: "u2"))
         #expect(room.state.board.sections["s"]?.title == String(repeating: "1", count: 200))
     }
 
@@ -194,19 +203,13 @@ import Testing
     @Test func aSnapshotIsDueOnceHalfTheResumeBudgetIsWritten() {
         var settings = RoomSettings()
         settings.retainedChangesetBytes = 4_000
-        var room = RoomHarness(settings: settings)
-        room.join(Self.ada)
-        room.edit(Self.ada, "add", [.addSection(id: "s", title: "Prep", isExpanded: true, position: .last)])
-        for index in 1...4 {
-            room.edit(Self.ada, "r\(index)", [.updateSection(id: "s", title: String(repeating: "\(index)", count: 150), isExpanded: nil)])
-        }
+        var room = Self.sectionRoom(settings)
+        for index in 1...4 { Self.rename(&room, index, length: 150) }
         room.store()
         // A rename of 150 characters is over 150 bytes on the wire and under 400: 2,000 bytes
         // come after five of them at the earliest, and before twelve; the interval (100) is far.
         #expect(room.snapshotRevisions.isEmpty)
-        for index in 5...12 {
-            room.edit(Self.ada, "r\(index)", [.updateSection(id: "s", title: String(repeating: "\(index % 10)", count: 150), isExpanded: nil)])
-        }
+        for index in 5...12 { Self.rename(&room, index, length: 150) }
         room.store()
         #expect(room.snapshotRevisions.count == 1 && room.snapshotRevisions[0] > 5, "\(room.snapshotRevisions)")
     }
